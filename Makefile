@@ -1,0 +1,48 @@
+# The two commands: `make run` and `make test`. Both do all set-up themselves.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Debian packages: Freecell Solver for the best FreeCell hints; Chromium and
+# PostgreSQL for the browser and database tests.
+RUN_DEBS := libfreecell-solver0
+TEST_DEBS := libfreecell-solver0 freecell-solver-bin chromium postgresql
+
+.PHONY: run test install install-test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+	@bash scripts/debs.sh $(RUN_DEBS)
+
+install-test: $(VENV)/.installed-test
+	@bash scripts/debs.sh $(TEST_DEBS)
+
+run: install
+	$(BIN)/jielong serve --host $(HOST) --port $(PORT)
+
+lint: install-test
+	$(BIN)/ruff check jielong tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python bench/run_all.py --smoke
+
+bench: install-test
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts

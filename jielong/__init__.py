@@ -1,0 +1,3 @@
+"""jielong: Klondike and FreeCell with exact rules and real solvers."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,169 @@
+"""Moves, pile ids, the reasons a move is refused, and the rules protocol.
+
+Pile ids are stable and used everywhere, JSON included: ``stock``, ``waste``,
+``foundation:0``..``foundation:3``, ``tableau:0``..``tableau:7`` and
+``cell:0``..``cell:3``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from jielong.rules.variants import Variant
+
+KINDS = ("stock", "waste", "foundation", "tableau", "cell")
+
+
+class Pile(NamedTuple):
+    """A pile of the table: its kind and its index within that kind."""
+
+    kind: str
+    index: int = 0
+
+    def __str__(self) -> str:
+        if self.kind in ("stock", "waste"):
+            return self.kind
+        return f"{self.kind}:{self.index}"
+
+    @classmethod
+    def parse(cls, text: str) -> Pile:
+        """``tableau:3`` -> ``Pile('tableau', 3)``; ``stock`` -> ``Pile('stock', 0)``."""
+        kind, sep, index = str(text).partition(":")
+        if kind in ("stock", "waste") and not sep:
+            return cls(kind, 0)
+        if kind in ("foundation", "tableau", "cell") and sep and index.isdigit() and len(index) < 3:
+            return cls(kind, int(index))
+        raise InvalidMoveError(f"not a pile id: {text!r}")
+
+
+STOCK = Pile("stock", 0)
+WASTE = Pile("waste", 0)
+
+
+def tableau(i: int) -> Pile:
+    return Pile("tableau", i)
+
+
+def foundation(i: int) -> Pile:
+    return Pile("foundation", i)
+
+
+def cell(i: int) -> Pile:
+    return Pile("cell", i)
+
+
+class Move(NamedTuple):
+    """Take ``count`` cards from the end of ``src`` and put them on ``dst``.
+
+    A Klondike draw is ``stock -> waste`` with the number of cards turned; a
+    recycle is ``waste -> stock`` with the whole waste.
+    """
+
+    src: Pile
+    dst: Pile
+    count: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.src}>{self.dst}" + (f"x{self.count}" if self.count != 1 else "")
+
+    def to_json(self) -> dict[str, str | int]:
+        return {"from": str(self.src), "to": str(self.dst), "count": self.count}
+
+    @classmethod
+    def from_json(cls, data: object) -> Move:
+        if not isinstance(data, dict):
+            raise InvalidMoveError("a move is an object with from, to and count")
+        src, dst, count = data.get("from"), data.get("to"), data.get("count", 1)
+        if not isinstance(src, str) or not isinstance(dst, str):
+            raise InvalidMoveError("a move needs 'from' and 'to' pile ids")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 52:
+            raise InvalidMoveError("a move's count is a whole number from 1 to 52")
+        return cls(Pile.parse(src), Pile.parse(dst), count)
+
+
+class Illegal(StrEnum):
+    """Why a move is refused: a code the interface translates."""
+
+    UNKNOWN_PILE = "unknown_pile"
+    SAME_PILE = "same_pile"
+    EMPTY_SOURCE = "empty_source"
+    NOT_ENOUGH_CARDS = "not_enough_cards"
+    FACE_DOWN = "face_down"
+    NOT_A_RUN = "not_a_run"
+    WRONG_COLOUR = "wrong_colour"
+    WRONG_RANK = "wrong_rank"
+    EMPTY_NEEDS_KING = "empty_needs_king"
+    RUN_TOO_LONG = "run_too_long"
+    CELL_OCCUPIED = "cell_occupied"
+    ONE_CARD_ONLY = "one_card_only"
+    WASTE_TOP_ONLY = "waste_top_only"
+    FOUNDATION_ONE_WAY = "foundation_one_way"
+    FOUNDATION_WRONG_SUIT = "foundation_wrong_suit"
+    FOUNDATION_WRONG_RANK = "foundation_wrong_rank"
+    FOUNDATION_WRONG_SLOT = "foundation_wrong_slot"
+    STOCK_AND_WASTE_EMPTY = "stock_and_waste_empty"
+    WRONG_DRAW = "wrong_draw"
+    NOT_A_TARGET = "not_a_target"
+
+
+class InvalidMoveError(ValueError):
+    """A move that is malformed (not merely illegal in the position)."""
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules refuse, with the reason."""
+
+    def __init__(self, reason: Illegal, move: Move, **details: int) -> None:
+        self.reason = reason
+        self.move = move
+        self.details = details
+        extra = ", ".join(f"{k}={v}" for k, v in details.items())
+        super().__init__(f"{move}: {reason.value}" + (f" ({extra})" if extra else ""))
+
+
+P = TypeVar("P")
+
+
+class Rules(Protocol[P]):
+    """What every game family offers; ``legal_moves`` is the only judge."""
+
+    variant: Variant
+
+    def deal(self, number: int) -> P: ...
+
+    def legal_moves(self, position: P) -> list[Move]: ...
+
+    def play(self, position: P, move: Move) -> P:
+        """Play a move known to be legal (no checks: see :meth:`explain`)."""
+        ...
+
+    def explain(self, position: P, move: Move) -> Illegal | None:
+        """``None`` for a legal move, else the reason it is refused."""
+        ...
+
+    def is_won(self, position: P) -> bool: ...
+
+    def to_text(self, position: P) -> str: ...
+
+    def from_text(self, text: str) -> P: ...
+
+
+def play_checked(rules: Rules[P], position: P, move: Move) -> P:
+    """Play ``move`` if it is legal, else raise :class:`IllegalMoveError`."""
+    reason = rules.explain(position, move)
+    if reason is not None:
+        raise IllegalMoveError(reason, move)
+    return rules.play(position, move)
+
+
+def foundation_accepts(top: int | None, card: int) -> bool:
+    """True when ``card`` goes on a foundation whose top card is ``top``."""
+    if top is None:
+        return card < 4
+    return card - 4 == top
+
+
+class PositionParseError(ValueError):
+    """Text that is not a valid position."""

@@ -1,0 +1,295 @@
+"""FreeCell: four free cells, four one-way foundations, eight columns.
+
+Positions load from and save to Freecell Solver's board text::
+
+    Foundations: H-A C-0 D-0 S-2
+    Freecells:  8H  -  -  -
+    JD KD 2S 4C 3S 6D 6S
+    ...
+
+one column per line, bottom card first (a leading ``:`` is allowed); the
+``Foundations:`` and ``Freecells:`` lines are written only when not empty.
+Foundation entries are written in slot order, so slots round-trip.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jielong.cards import Card, Suit, format_cards, parse_cards
+from jielong.deals import freecell_deal
+from jielong.rules.core import (
+    Illegal,
+    Move,
+    Pile,
+    PositionParseError,
+    cell,
+    foundation,
+    foundation_accepts,
+    tableau,
+)
+from jielong.rules.variants import Variant
+
+COLUMNS = 8
+CELLS = 4
+_TABLEAU = tuple(tableau(i) for i in range(COLUMNS))
+_FOUNDATION = tuple(foundation(i) for i in range(4))
+_CELL = tuple(cell(i) for i in range(CELLS))
+
+
+@dataclass(frozen=True, slots=True)
+class FreeCellPosition:
+    tableau: tuple[tuple[Card, ...], ...]
+    """Eight columns, bottom card first."""
+    cells: tuple[Card | None, ...]
+    foundations: tuple[Card | None, ...]
+    """Top card of each foundation slot."""
+
+    def free_cells(self) -> int:
+        return sum(1 for c in self.cells if c is None)
+
+    def empty_columns(self) -> int:
+        return sum(1 for col in self.tableau if not col)
+
+    def foundation_count(self) -> int:
+        return sum(0 if top is None else top.rank for top in self.foundations)
+
+
+def _fits(card: int, target: int) -> bool:
+    return (card >> 2) + 1 == (target >> 2) and ((card & 3) in (1, 2)) != ((target & 3) in (1, 2))
+
+
+def ordered_run_length(column: tuple[Card, ...]) -> int:
+    """Length of the ordered run (down by one, alternating colours) at the end."""
+    n = len(column)
+    if n == 0:
+        return 0
+    k = 1
+    while k < n and _fits(column[n - k], column[n - k - 1]):
+        k += 1
+    return k
+
+
+class FreeCell:
+    """FreeCell rules for one variant's options (run limit, foundation slots)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.by_suit = variant.foundations_by_suit
+        self.max_run = variant.max_run
+
+    def deal(self, number: int) -> FreeCellPosition:
+        return FreeCellPosition(freecell_deal(number), (None,) * CELLS, (None,) * 4)
+
+    def is_won(self, position: FreeCellPosition) -> bool:
+        return all(top is not None and top.rank == 13 for top in position.foundations)
+
+    def run_limits(self, pos: FreeCellPosition) -> tuple[int, int]:
+        """The longest run movable by hand onto a card and into an empty column."""
+        f, e = pos.free_cells(), pos.empty_columns()
+        return self.max_run(f, e), self.max_run(f, max(e - 1, 0))
+
+    def _foundation_targets(self, pos: FreeCellPosition, card: Card) -> list[int]:
+        if self.by_suit:
+            slot = card & 3
+            return [slot] if foundation_accepts(pos.foundations[slot], card) else []
+        return [i for i, top in enumerate(pos.foundations) if foundation_accepts(top, card)]
+
+    def legal_moves(self, pos: FreeCellPosition) -> list[Move]:
+        moves: list[Move] = []
+        cols = pos.tableau
+        empty_cells = [i for i, c in enumerate(pos.cells) if c is None]
+        f, e = len(empty_cells), sum(1 for col in cols if not col)
+        to_card = self.max_run(f, e)
+        to_empty = self.max_run(f, e - 1) if e else 0
+        for i, col in enumerate(cols):
+            if not col:
+                continue
+            src = _TABLEAU[i]
+            top = col[-1]
+            for slot in self._foundation_targets(pos, top):
+                moves.append(Move(src, _FOUNDATION[slot]))
+            for c in empty_cells:
+                moves.append(Move(src, _CELL[c]))
+            run = ordered_run_length(col)
+            for j, target in enumerate(cols):
+                if j == i:
+                    continue
+                if target:
+                    k = (target[-1] >> 2) - (top >> 2)
+                    if 1 <= k <= run and k <= to_card and _fits(col[-k], target[-1]):
+                        moves.append(Move(src, _TABLEAU[j], k))
+                else:
+                    for k in range(1, min(run, to_empty) + 1):
+                        moves.append(Move(src, _TABLEAU[j], k))
+        for i, card in enumerate(pos.cells):
+            if card is None:
+                continue
+            src = _CELL[i]
+            for slot in self._foundation_targets(pos, card):
+                moves.append(Move(src, _FOUNDATION[slot]))
+            for j, target in enumerate(cols):
+                if not target or _fits(card, target[-1]):
+                    moves.append(Move(src, _TABLEAU[j]))
+            for c in empty_cells:
+                moves.append(Move(src, _CELL[c]))
+        return moves
+
+    def play(self, pos: FreeCellPosition, move: Move) -> FreeCellPosition:
+        src, dst, n = move
+        cols = pos.tableau
+        cells = pos.cells
+        founds = pos.foundations
+        if src.kind == "tableau":
+            col = cols[src.index]
+            cards = col[-n:]
+            cols = cols[: src.index] + (col[:-n],) + cols[src.index + 1 :]
+        else:  # cell
+            card = cells[src.index]
+            assert card is not None
+            cards = (card,)
+            cells = cells[: src.index] + (None,) + cells[src.index + 1 :]
+        if dst.kind == "tableau":
+            cols = cols[: dst.index] + (cols[dst.index] + cards,) + cols[dst.index + 1 :]
+        elif dst.kind == "cell":
+            cells = cells[: dst.index] + (cards[0],) + cells[dst.index + 1 :]
+        else:
+            founds = founds[: dst.index] + (cards[0],) + founds[dst.index + 1 :]
+        return FreeCellPosition(cols, cells, founds)
+
+    def explain(self, pos: FreeCellPosition, move: Move) -> Illegal | None:
+        """Why ``move`` is refused in ``pos``, or ``None`` when it is legal."""
+        src, dst, n = move
+        if not _pile_exists(src) or not _pile_exists(dst):
+            return Illegal.UNKNOWN_PILE
+        if src == dst:
+            return Illegal.SAME_PILE
+        if src.kind == "foundation":
+            return Illegal.FOUNDATION_ONE_WAY
+        if src.kind == "cell":
+            card = pos.cells[src.index]
+            if card is None:
+                return Illegal.EMPTY_SOURCE
+            if n != 1:
+                return Illegal.ONE_CARD_ONLY
+        else:
+            col = pos.tableau[src.index]
+            if not col:
+                return Illegal.EMPTY_SOURCE
+            if n > len(col):
+                return Illegal.NOT_ENOUGH_CARDS
+            if n > ordered_run_length(col):
+                return Illegal.NOT_A_RUN
+            card = col[-n]
+        if dst.kind == "cell":
+            if n != 1:
+                return Illegal.ONE_CARD_ONLY
+            return None if pos.cells[dst.index] is None else Illegal.CELL_OCCUPIED
+        if dst.kind == "foundation":
+            if n != 1:
+                return Illegal.ONE_CARD_ONLY
+            top = pos.foundations[dst.index]
+            if self.by_suit and card.suit != dst.index:
+                return Illegal.FOUNDATION_WRONG_SLOT
+            if foundation_accepts(top, card):
+                return None
+            if top is not None and top.suit != card.suit:
+                return Illegal.FOUNDATION_WRONG_SUIT
+            return Illegal.FOUNDATION_WRONG_RANK
+        target = pos.tableau[dst.index]
+        if target:
+            if card.is_red == target[-1].is_red:
+                return Illegal.WRONG_COLOUR
+            if card.rank + 1 != target[-1].rank:
+                return Illegal.WRONG_RANK
+        if n > 1:
+            to_card, to_empty = self.run_limits(pos)
+            if n > (to_card if target else to_empty):
+                return Illegal.RUN_TOO_LONG
+        return None
+
+    # -- text ---------------------------------------------------------------
+
+    def to_text(self, pos: FreeCellPosition) -> str:
+        lines = []
+        if any(t is not None for t in pos.foundations):
+            lines.append("Foundations: " + " ".join(_foundation_entries(pos.foundations)))
+        if any(c is not None for c in pos.cells):
+            lines.append("Freecells: " + " ".join("-" if c is None else c.code() for c in pos.cells))
+        for col in pos.tableau:
+            # an empty column is written as ":" so that it is not lost
+            lines.append(format_cards(col) if col else ":")
+        return "\n".join(lines) + "\n"
+
+    def from_text(self, text: str) -> FreeCellPosition:
+        cols: list[tuple[Card, ...]] = []
+        cells: tuple[Card | None, ...] = (None,) * CELLS
+        founds: tuple[Card | None, ...] = (None,) * 4
+        try:
+            for raw in text.splitlines():
+                line = raw.split("#", 1)[0].strip()
+                if not line:
+                    continue
+                low = line.lower()
+                if low.startswith("foundations:"):
+                    founds = _parse_foundations(line.split(":", 1)[1], self.by_suit)
+                elif low.startswith("freecells:"):
+                    entries = line.split(":", 1)[1].split()
+                    if len(entries) > CELLS:
+                        raise PositionParseError("at most four free cells")
+                    parsed = [None if t == "-" else Card.parse(t) for t in entries]
+                    cells = tuple(parsed + [None] * (CELLS - len(parsed)))
+                else:
+                    cols.append(parse_cards(line[1:] if line.startswith(":") else line))
+        except ValueError as e:
+            raise PositionParseError(str(e)) from None
+        if len(cols) != COLUMNS:
+            raise PositionParseError(f"a FreeCell position has {COLUMNS} columns, not {len(cols)}")
+        pos = FreeCellPosition(tuple(cols), cells, founds)
+        seen: list[Card] = [c for c in cells if c is not None]
+        for col in cols:
+            seen.extend(col)
+        for top in founds:
+            if top is not None:
+                seen.extend(Card.of(r, top.suit) for r in range(1, top.rank + 1))
+        if len(seen) != 52 or len(set(seen)) != 52:
+            raise PositionParseError("a position holds each of the 52 cards exactly once")
+        return pos
+
+
+def _pile_exists(p: Pile) -> bool:
+    limits = {"foundation": 4, "tableau": COLUMNS, "cell": CELLS}
+    return p.kind in limits and 0 <= p.index < limits[p.kind]
+
+
+def _foundation_entries(founds: tuple[Card | None, ...]) -> list[str]:
+    used = {t.suit for t in founds if t is not None}
+    spare = [s for s in Suit if s not in used]
+    out = []
+    for top in founds:
+        if top is None:
+            out.append(f"{spare.pop(0).letter}-0")
+        else:
+            out.append(f"{top.suit.letter}-{top.code()[0]}")
+    return out
+
+
+def _parse_foundations(text: str, by_suit: bool) -> tuple[Card | None, ...]:
+    slots: list[Card | None] = []
+    for entry in text.split():
+        suit_text, _, rank_text = entry.partition("-")
+        suit = Suit.parse(suit_text)
+        rank = 0 if rank_text == "0" else Card.parse(rank_text + "S").rank
+        slots.append(None if rank == 0 else Card.of(rank, suit))
+        if by_suit and slots[-1] is not None and len(slots) - 1 != suit:
+            # fixed slots: file order may differ, so place by suit below
+            pass
+    if by_suit:
+        placed: list[Card | None] = [None] * 4
+        for top in slots:
+            if top is not None:
+                placed[top.suit] = top
+        return tuple(placed)
+    if len(slots) > 4:
+        raise PositionParseError("at most four foundations")
+    return tuple(slots + [None] * (4 - len(slots)))

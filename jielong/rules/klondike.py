@@ -1,0 +1,344 @@
+"""Klondike, draw 1 or draw 3, unlimited recycling in order.
+
+Text format of a position (for fixtures, tools and solvers)::
+
+    # klondike-3
+    Stock: 4H AC 4D          bottom first: the last card is turned next
+    Waste: 7S 3S             bottom first: the last card is the playable top
+    Foundations: AS - 2H -   top card of each slot, '-' when empty
+    Recycles: 0
+    : | QH                   one line per pile, bottom first:
+    : 7H | TS                face-down cards before '|', face-up after
+    : |                      an empty pile
+
+Only the pile lines are required; a missing line means empty (or 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from jielong.cards import Card, format_cards, parse_cards
+from jielong.deals import klondike_deal
+from jielong.rules.core import (
+    STOCK,
+    WASTE,
+    Illegal,
+    Move,
+    Pile,
+    PositionParseError,
+    foundation,
+    foundation_accepts,
+    tableau,
+)
+from jielong.rules.variants import Variant
+
+PILES = 7
+_TABLEAU = tuple(tableau(i) for i in range(PILES))
+_FOUNDATION = tuple(foundation(i) for i in range(4))
+
+
+@dataclass(frozen=True, slots=True)
+class KlondikePosition:
+    tableau: tuple[tuple[Card, ...], ...]
+    """Seven piles, bottom card first."""
+    hidden: tuple[int, ...]
+    """How many cards at the bottom of each pile are face down."""
+    stock: tuple[Card, ...]
+    """Face-down stock; the last card is turned next."""
+    waste: tuple[Card, ...]
+    """Turned cards; the last one is the playable top."""
+    foundations: tuple[Card | None, ...]
+    """Top card of each of the four foundation slots."""
+    recycles: int = 0
+
+    def face_up(self, pile: int) -> tuple[Card, ...]:
+        return self.tableau[pile][self.hidden[pile] :]
+
+    def foundation_count(self) -> int:
+        return sum(0 if top is None else top.rank for top in self.foundations)
+
+    def all_revealed(self) -> bool:
+        return not any(self.hidden)
+
+    def stock_all_seen(self) -> bool:
+        """True when every card of stock and waste has been turned face up at
+        least once in this game (a recycle turns the whole waste over, so after
+        one, every card has been seen)."""
+        return not self.stock or self.recycles > 0
+
+
+def _ordered_from(cards: tuple[Card, ...], lowest: int) -> int:
+    """Index where the ordered run at the end of ``cards`` begins (not below
+    ``lowest``)."""
+    start = len(cards) - 1
+    while start > lowest:
+        below, above = cards[start], cards[start - 1]
+        if (below >> 2) + 1 != (above >> 2) or ((below & 3) in (1, 2)) == ((above & 3) in (1, 2)):
+            break
+        start -= 1
+    return start
+
+
+def _fits(card: int, target: int) -> bool:
+    return (card >> 2) + 1 == (target >> 2) and ((card & 3) in (1, 2)) != ((target & 3) in (1, 2))
+
+
+class Klondike:
+    """Klondike rules for one variant's options (draw count, foundation slots)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.draw = variant.draw
+        self.by_suit = variant.foundations_by_suit
+
+    # -- set-up -------------------------------------------------------------
+
+    def deal(self, number: int) -> KlondikePosition:
+        d = klondike_deal(number)
+        return KlondikePosition(
+            tableau=d.piles,
+            hidden=tuple(len(p) - 1 for p in d.piles),
+            stock=d.stock,
+            waste=(),
+            foundations=(None,) * 4,
+        )
+
+    def is_won(self, position: KlondikePosition) -> bool:
+        return all(top is not None and top.rank == 13 for top in position.foundations)
+
+    # -- moves --------------------------------------------------------------
+
+    def _foundation_targets(self, pos: KlondikePosition, card: Card) -> list[int]:
+        if self.by_suit:
+            slot = card & 3
+            return [slot] if foundation_accepts(pos.foundations[slot], card) else []
+        return [i for i, top in enumerate(pos.foundations) if foundation_accepts(top, card)]
+
+    def legal_moves(self, pos: KlondikePosition) -> list[Move]:
+        moves: list[Move] = []
+        piles = pos.tableau
+        if pos.stock:
+            moves.append(Move(STOCK, WASTE, min(self.draw, len(pos.stock))))
+        elif pos.waste:
+            moves.append(Move(WASTE, STOCK, len(pos.waste)))
+        if pos.waste:
+            card = pos.waste[-1]
+            for slot in self._foundation_targets(pos, card):
+                moves.append(Move(WASTE, _FOUNDATION[slot]))
+            for j, target in enumerate(piles):
+                if (_fits(card, target[-1]) if target else card >> 2 == 12):
+                    moves.append(Move(WASTE, _TABLEAU[j]))
+        for i, pile in enumerate(piles):
+            if not pile:
+                continue
+            src = _TABLEAU[i]
+            for slot in self._foundation_targets(pos, pile[-1]):
+                moves.append(Move(src, _FOUNDATION[slot]))
+            start = _ordered_from(pile, pos.hidden[i])
+            for k in range(start, len(pile)):
+                card = pile[k]
+                for j, target in enumerate(piles):
+                    if j != i and (_fits(card, target[-1]) if target else card >> 2 == 12):
+                        moves.append(Move(src, _TABLEAU[j], len(pile) - k))
+        for slot, top in enumerate(pos.foundations):
+            if top is None:
+                continue
+            for j, target in enumerate(piles):
+                if _fits(top, target[-1]) if target else top >> 2 == 12:
+                    moves.append(Move(_FOUNDATION[slot], _TABLEAU[j]))
+        return moves
+
+    def play(self, pos: KlondikePosition, move: Move) -> KlondikePosition:
+        src, dst, n = move
+        if src.kind == "stock":
+            turned = pos.stock[-n:]
+            return replace(pos, stock=pos.stock[:-n], waste=pos.waste + turned[::-1])
+        if src.kind == "waste" and dst.kind == "stock":
+            return replace(pos, stock=pos.waste[::-1], waste=(), recycles=pos.recycles + 1)
+        piles = list(pos.tableau)
+        hidden = pos.hidden
+        waste = pos.waste
+        founds = pos.foundations
+        if src.kind == "waste":
+            cards: tuple[Card, ...] = waste[-1:]
+            waste = waste[:-1]
+        elif src.kind == "tableau":
+            pile = piles[src.index]
+            cards = pile[-n:]
+            rest = pile[:-n]
+            piles[src.index] = rest
+            if hidden[src.index] >= len(rest):
+                h = list(hidden)
+                h[src.index] = max(len(rest) - 1, 0)
+                hidden = tuple(h)
+        else:  # foundation
+            top = founds[src.index]
+            assert top is not None
+            cards = (top,)
+            f = list(founds)
+            f[src.index] = None if top < 4 else Card(top - 4)
+            founds = tuple(f)
+        if dst.kind == "tableau":
+            piles[dst.index] = piles[dst.index] + cards
+        else:
+            f = list(founds)
+            f[dst.index] = cards[-1]
+            founds = tuple(f)
+        return KlondikePosition(tuple(piles), hidden, pos.stock, waste, founds, pos.recycles)
+
+    def explain(self, pos: KlondikePosition, move: Move) -> Illegal | None:
+        """Why ``move`` is refused in ``pos``, or ``None`` when it is legal."""
+        src, dst, n = move
+        if not self._pile_exists(src) or not self._pile_exists(dst):
+            return Illegal.UNKNOWN_PILE
+        if src == dst:
+            return Illegal.SAME_PILE
+        if src.kind == "stock":
+            if dst.kind != "waste":
+                return Illegal.NOT_A_TARGET
+            if not pos.stock:
+                return Illegal.EMPTY_SOURCE if pos.waste else Illegal.STOCK_AND_WASTE_EMPTY
+            return None if n == min(self.draw, len(pos.stock)) else Illegal.WRONG_DRAW
+        if dst.kind == "stock":
+            if src.kind != "waste":
+                return Illegal.NOT_A_TARGET
+            if pos.stock:
+                return Illegal.NOT_A_TARGET
+            if not pos.waste:
+                return Illegal.STOCK_AND_WASTE_EMPTY
+            return None if n == len(pos.waste) else Illegal.WRONG_DRAW
+        if dst.kind == "waste":
+            return Illegal.NOT_A_TARGET
+        # the moving cards
+        if src.kind == "waste":
+            if not pos.waste:
+                return Illegal.EMPTY_SOURCE
+            if n != 1:
+                return Illegal.WASTE_TOP_ONLY
+            card = pos.waste[-1]
+        elif src.kind == "foundation":
+            top = pos.foundations[src.index]
+            if top is None:
+                return Illegal.EMPTY_SOURCE
+            if n != 1:
+                return Illegal.ONE_CARD_ONLY
+            if dst.kind == "foundation":
+                return Illegal.NOT_A_TARGET
+            card = top
+        else:
+            pile = pos.tableau[src.index]
+            if not pile:
+                return Illegal.EMPTY_SOURCE
+            if n > len(pile):
+                return Illegal.NOT_ENOUGH_CARDS
+            if len(pile) - n < pos.hidden[src.index]:
+                return Illegal.FACE_DOWN
+            if _ordered_from(pile, pos.hidden[src.index]) > len(pile) - n:
+                return Illegal.NOT_A_RUN
+            card = pile[-n]
+        # the target
+        if dst.kind == "foundation":
+            if n != 1:
+                return Illegal.ONE_CARD_ONLY
+            return _foundation_reason(pos.foundations, dst.index, card, self.by_suit)
+        target_pile = pos.tableau[dst.index]
+        if not target_pile:
+            return None if card.rank == 13 else Illegal.EMPTY_NEEDS_KING
+        return _tableau_reason(card, target_pile[-1])
+
+    @staticmethod
+    def _pile_exists(p: Pile) -> bool:
+        limits = {"stock": 1, "waste": 1, "foundation": 4, "tableau": PILES}
+        return p.kind in limits and 0 <= p.index < limits[p.kind]
+
+    # -- text ---------------------------------------------------------------
+
+    def to_text(self, pos: KlondikePosition) -> str:
+        lines = [f"# {self.variant.id}"]
+        lines.append(f"Stock: {format_cards(pos.stock)}".rstrip())
+        lines.append(f"Waste: {format_cards(pos.waste)}".rstrip())
+        lines.append(
+            "Foundations: " + " ".join("-" if t is None else t.code() for t in pos.foundations)
+        )
+        lines.append(f"Recycles: {pos.recycles}")
+        for pile, h in zip(pos.tableau, pos.hidden, strict=True):
+            down, up = format_cards(pile[:h]), format_cards(pile[h:])
+            lines.append(f": {down} | {up}".replace("  ", " ").rstrip())
+        return "\n".join(lines) + "\n"
+
+    def from_text(self, text: str) -> KlondikePosition:
+        stock: tuple[Card, ...] = ()
+        waste: tuple[Card, ...] = ()
+        founds: tuple[Card | None, ...] = (None,) * 4
+        recycles = 0
+        piles: list[tuple[Card, ...]] = []
+        hidden: list[int] = []
+        try:
+            for raw in text.splitlines():
+                line = raw.split("#", 1)[0].strip()
+                if not line:
+                    continue
+                head, _, rest = line.partition(":")
+                key = head.strip().lower()
+                if key == "stock":
+                    stock = parse_cards(rest)
+                elif key == "waste":
+                    waste = parse_cards(rest)
+                elif key == "recycles":
+                    recycles = int(rest)
+                elif key == "foundations":
+                    tops = rest.split()
+                    if len(tops) != 4:
+                        raise PositionParseError("Foundations: needs four entries")
+                    founds = tuple(None if t == "-" else Card.parse(t) for t in tops)
+                elif key == "":
+                    down, bar, up = rest.partition("|")
+                    if not bar:
+                        down, up = "", down
+                    d, u = parse_cards(down), parse_cards(up)
+                    if d and not u:
+                        raise PositionParseError("a pile with face-down cards needs a face-up one")
+                    piles.append(d + u)
+                    hidden.append(len(d))
+                else:
+                    raise PositionParseError(f"unknown line: {raw!r}")
+        except ValueError as e:
+            raise PositionParseError(str(e)) from None
+        if len(piles) != PILES:
+            raise PositionParseError(f"a Klondike position has {PILES} piles, not {len(piles)}")
+        pos = KlondikePosition(tuple(piles), tuple(hidden), stock, waste, founds, recycles)
+        _check_cards(pos)
+        return pos
+
+
+def _foundation_reason(
+    founds: tuple[Card | None, ...], slot: int, card: Card, by_suit: bool
+) -> Illegal | None:
+    top = founds[slot]
+    if by_suit and card.suit != slot:
+        return Illegal.FOUNDATION_WRONG_SLOT
+    if foundation_accepts(top, card):
+        return None
+    if top is not None and top.suit != card.suit:
+        return Illegal.FOUNDATION_WRONG_SUIT
+    return Illegal.FOUNDATION_WRONG_RANK
+
+
+def _tableau_reason(card: Card, target: Card) -> Illegal | None:
+    if card.is_red == target.is_red:
+        return Illegal.WRONG_COLOUR
+    if card.rank + 1 != target.rank:
+        return Illegal.WRONG_RANK
+    return None
+
+
+def _check_cards(pos: KlondikePosition) -> None:
+    seen: list[Card] = [*pos.stock, *pos.waste]
+    for pile in pos.tableau:
+        seen.extend(pile)
+    for top in pos.foundations:
+        if top is not None:
+            seen.extend(Card.of(r, top.suit) for r in range(1, top.rank + 1))
+    if len(seen) != 52 or len(set(seen)) != 52:
+        raise PositionParseError("a position holds each of the 52 cards exactly once")
