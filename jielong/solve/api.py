@@ -1,0 +1,34 @@
+"""One entry point to every solver, by variant."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from jielong.rules.variants import get_variant, rules_for
+from jielong.solve.result import SolveResult
+
+SolverName = Literal["own", "fcsolve"]
+
+
+def solve(
+    variant_id: str,
+    position: Any,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    solver: SolverName = "own",
+) -> SolveResult:
+    """Solve ``position`` of ``variant_id`` within the budget."""
+    variant = get_variant(variant_id)
+    rules = rules_for(variant_id)
+    if variant.family == "freecell":
+        if solver == "fcsolve":
+            from jielong.solve import fcsolve
+
+            return fcsolve.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+        from jielong.solve import freecell
+
+        return freecell.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+    from jielong.solve import klondike
+
+    return klondike.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)

@@ -1,0 +1,44 @@
+"""What solvers and hint searches answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from jielong.rules.core import Move
+
+Status = Literal["solved", "unsolvable", "unknown"]
+HintKind = Literal["solver", "heuristic", "unsolvable", "no_progress", "none"]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A solver's verdict on one position.
+
+    ``solved``: ``moves`` replay through ``jielong.rules`` from the position to
+    a won one.  ``unsolvable``: the whole reachable space was searched (a
+    proof).  ``unknown``: the budget ran out first.
+    """
+
+    status: Status
+    moves: tuple[Move, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    solver: str = "own"
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint: ``kind`` says how sure it is.
+
+    ``solver``: the first move of a line found by a solver (``line`` holds the
+    rest when known); ``heuristic``: a plausible move when no solver answered
+    in time; ``unsolvable``: proven that the game cannot be won from here;
+    ``no_progress``: proven that no sequence of moves makes progress (Klondike);
+    ``none``: no legal move at all.
+    """
+
+    kind: HintKind
+    move: Move | None = None
+    line: tuple[Move, ...] = field(default=())
+    source: str = ""
