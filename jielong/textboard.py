@@ -42,8 +42,9 @@ def draw_freecell(pos: FreeCellPosition, symbols: bool = True) -> str:
     for row in range(height):
         lines.append(
             "   "
-            + "".join(" " + _c(col[row], symbols) if row < len(col) else "    " for col in pos.tableau)
-            .rstrip()
+            + "".join(
+                " " + _c(col[row], symbols) if row < len(col) else "    " for col in pos.tableau
+            ).rstrip()
         )
     return "\n".join(lines)
 

@@ -20,7 +20,8 @@ class Pile(NamedTuple):
     """A pile of the table: its kind and its index within that kind."""
 
     kind: str
-    index: int = 0
+    # Shadows tuple.index on purpose: a pile's index is the natural name.
+    index: int = 0  # type: ignore[assignment]
 
     def __str__(self) -> str:
         if self.kind in ("stock", "waste"):
@@ -63,7 +64,8 @@ class Move(NamedTuple):
 
     src: Pile
     dst: Pile
-    count: int = 1
+    # Shadows tuple.count on purpose: the number of cards moved.
+    count: int = 1  # type: ignore[assignment]
 
     def __str__(self) -> str:
         return f"{self.src}>{self.dst}" + (f"x{self.count}" if self.count != 1 else "")

@@ -215,7 +215,9 @@ class FreeCell:
         if any(t is not None for t in pos.foundations):
             lines.append("Foundations: " + " ".join(_foundation_entries(pos.foundations)))
         if any(c is not None for c in pos.cells):
-            lines.append("Freecells: " + " ".join("-" if c is None else c.code() for c in pos.cells))
+            lines.append(
+                "Freecells: " + " ".join("-" if c is None else c.code() for c in pos.cells)
+            )
         for col in pos.tableau:
             # an empty column is written as ":" so that it is not lost
             lines.append(format_cards(col) if col else ":")

@@ -127,7 +127,7 @@ class Klondike:
             for slot in self._foundation_targets(pos, card):
                 moves.append(Move(WASTE, _FOUNDATION[slot]))
             for j, target in enumerate(piles):
-                if (_fits(card, target[-1]) if target else card >> 2 == 12):
+                if _fits(card, target[-1]) if target else card >> 2 == 12:
                     moves.append(Move(WASTE, _TABLEAU[j]))
         for i, pile in enumerate(piles):
             if not pile:

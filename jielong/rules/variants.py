@@ -51,13 +51,21 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "klondike-3",
             "klondike",
-            {"zh-Hant": "經典接龍（翻3張）", "zh-Hans": "经典接龙（翻3张）", "en": "Klondike, draw 3"},
+            {
+                "zh-Hant": "經典接龍（翻3張）",
+                "zh-Hans": "经典接龙（翻3张）",
+                "en": "Klondike, draw 3",
+            },
             draw=3,
         ),
         Variant(
             "klondike-1",
             "klondike",
-            {"zh-Hant": "經典接龍（翻1張）", "zh-Hans": "经典接龙（翻1张）", "en": "Klondike, draw 1"},
+            {
+                "zh-Hant": "經典接龍（翻1張）",
+                "zh-Hans": "经典接龙（翻1张）",
+                "en": "Klondike, draw 1",
+            },
             draw=1,
         ),
         Variant(
