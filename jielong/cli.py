@@ -148,7 +148,7 @@ def _extensions() -> list[Callable[[Any], None]]:
         try:
             module = import_module(name)
         except ModuleNotFoundError as e:
-            if e.name != name:
+            if e.name is None or not name.startswith(e.name):
                 raise
             continue
         found.append(module.register)
