@@ -1,0 +1,430 @@
+"""The own FreeCell solver: best-first search over single-card moves.
+
+The search works on a compact state of its own: columns are ``bytes`` (one
+card per byte, bottom first), free cells a sorted tuple, foundations four
+counts by suit.  A state's key sorts the columns and the cells, so the order
+of columns and of free cells does not matter.  After every move, cards that
+can never be needed on the tableau again go home automatically (the safe
+rule: a card of rank r whose opposite-colour foundations hold r - 1 or more,
+and every ace and two); this never turns a winnable state into a lost one, so
+a search that runs out of states proves the position unsolvable.
+
+Besides single-card moves the search may move a whole run through free cells
+and empty columns as one step (a macro); macros are compositions of
+single-card moves, so they add shortcuts without changing which states are
+reachable.  Solutions are expanded into single-card :class:`Move`\\ s on the
+real position, foundation moves included, and checked by replaying them
+through the rules before they are returned.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from jielong.rules.core import Move, Pile, cell, foundation, tableau
+from jielong.rules.freecell import FreeCell, FreeCellPosition
+from jielong.solve.result import SolveResult
+
+_RED = (False, True, True, False)
+_OPPOSITE = ((1, 2), (0, 3), (0, 3), (1, 2))
+_T = tuple(tableau(i) for i in range(8))
+_C = tuple(cell(i) for i in range(4))
+_SEP = b"\xff"
+
+# A step of a found line, independent of pile indices: (card, kind, target, count)
+# with kind "f" foundation, "c" free cell, "e" empty column, "t" onto ``target``.
+Step = tuple[int, str, int, int]
+State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, int, int, int]]
+
+
+class SolverError(RuntimeError):
+    """A line that does not replay through the rules (a bug, never expected)."""
+
+
+def _fits(card: int, target: int) -> bool:
+    return (card >> 2) + 1 == (target >> 2) and _RED[card & 3] != _RED[target & 3]
+
+
+def _run_length(col: bytes) -> int:
+    n = len(col)
+    k = 1
+    while k < n and _fits(col[n - k], col[n - k - 1]):
+        k += 1
+    return k
+
+
+def _safe_home(card: int, found: Sequence[int]) -> bool:
+    r = card >> 2  # cards of its suit already home when it may go up
+    if found[card & 3] != r:
+        return False
+    if r <= 1:
+        return True
+    a, b = _OPPOSITE[card & 3]
+    return found[a] >= r and found[b] >= r
+
+
+def _auto(
+    cols: list[bytes], cells: list[int], found: list[int], steps: list[Step]
+) -> None:
+    """Send every safe card home, in place."""
+    changed = True
+    while changed:
+        changed = False
+        for i, col in enumerate(cols):
+            while col and _safe_home(col[-1], found):
+                c = col[-1]
+                found[c & 3] += 1
+                steps.append((c, "f", 0, 1))
+                col = col[:-1]
+                changed = True
+            cols[i] = col
+        for c in list(cells):
+            if _safe_home(c, found):
+                found[c & 3] += 1
+                cells.remove(c)
+                steps.append((c, "f", 0, 1))
+                changed = True
+
+
+def _key(cols: Sequence[bytes], cells: Sequence[int]) -> bytes:
+    return _SEP.join(sorted(cols)) + b"\xfe" + bytes(cells)
+
+
+def _heuristic(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
+    """Lower is closer to a win: cards still out, cards lying above a lower
+    card of their own suit (they must move again), cells in use."""
+    left = 52 - found[0] - found[1] - found[2] - found[3]
+    buried = 0
+    empty = 0
+    for col in cols:
+        if not col:
+            empty += 1
+            continue
+        low = [99, 99, 99, 99]
+        prev = -1
+        for c in col:
+            s = c & 3
+            if c > low[s]:
+                buried += 2
+            elif prev >= 0 and not _fits(c, prev) and c > min(low):
+                buried += 1
+            if c < low[s]:
+                low[s] = c
+            prev = c
+    return 3 * left + buried + 2 * len(cells) - 2 * empty
+
+
+def _children(
+    cols: tuple[bytes, ...], cells: tuple[int, ...], found: tuple[int, int, int, int], macros: bool
+) -> Iterator[tuple[list[bytes], list[int], list[int], Step]]:
+    """Every successor before auto-moves: (columns, cells, foundations, step)."""
+    nfree = 4 - len(cells)
+    empties = [i for i, c in enumerate(cols) if not c]
+    ne = len(empties)
+    cap_card = (nfree + 1) << ne if macros else 1
+    cap_empty = ((nfree + 1) << (ne - 1)) if macros and ne else (1 if ne else 0)
+    first_empty = empties[0] if empties else -1
+    for i, col in enumerate(cols):
+        if not col:
+            continue
+        top = col[-1]
+        if found[top & 3] == top >> 2:
+            nc = list(cols)
+            nc[i] = col[:-1]
+            nf = list(found)
+            nf[top & 3] += 1
+            yield nc, list(cells), nf, (top, "f", 0, 1)
+        run = _run_length(col) if macros else 1
+        for j, target in enumerate(cols):
+            if j == i or not target:
+                continue
+            t = target[-1]
+            k = (t >> 2) - (top >> 2)
+            if 1 <= k <= run and k <= cap_card and _fits(col[-k], t):
+                nc = list(cols)
+                nc[i] = col[:-k]
+                nc[j] = target + col[-k:]
+                yield nc, list(cells), list(found), (col[-k], "t", t, k)
+        if first_empty >= 0 and len(col) > 1:
+            for k in range(1, min(run, cap_empty, len(col) - 1) + 1):
+                nc = list(cols)
+                nc[i] = col[:-k]
+                nc[first_empty] = col[-k:]
+                yield nc, list(cells), list(found), (col[-k], "e", 0, k)
+        if nfree:
+            nc = list(cols)
+            nc[i] = col[:-1]
+            yield nc, sorted((*cells, top)), list(found), (top, "c", 0, 1)
+    for c in cells:
+        rest = [x for x in cells if x != c]
+        if found[c & 3] == c >> 2:
+            nf = list(found)
+            nf[c & 3] += 1
+            yield list(cols), rest, nf, (c, "f", 0, 1)
+        for j, target in enumerate(cols):
+            if target and _fits(c, target[-1]):
+                nc = list(cols)
+                nc[j] = target + bytes((c,))
+                yield nc, rest, list(found), (c, "t", target[-1], 1)
+        if first_empty >= 0:
+            nc = list(cols)
+            nc[first_empty] = bytes((c,))
+            yield nc, rest, list(found), (c, "e", 0, 1)
+
+
+def _initial(pos: FreeCellPosition) -> State:
+    found = [0, 0, 0, 0]
+    for top in pos.foundations:
+        if top is not None:
+            found[top & 3] = (top >> 2) + 1
+    cols = tuple(bytes(col) for col in pos.tableau)
+    cells = tuple(sorted(c for c in pos.cells if c is not None))
+    return cols, cells, (found[0], found[1], found[2], found[3])
+
+
+def search(
+    pos: FreeCellPosition,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    macros: bool = True,
+    weight: float = 0.5,
+) -> tuple[str, list[Step], int]:
+    """Best-first search from ``pos``: (status, steps, nodes expanded).
+
+    ``weight`` scales the moves made so far in the priority (weighted A*):
+    higher gives shorter lines, lower finds them faster.  ``macros=False``
+    restricts the search to single-card moves.
+    """
+    start = time.monotonic()
+    cols0, cells0, found0 = _initial(pos)
+    lc, lcells, lf = list(cols0), list(cells0), list(found0)
+    steps0: list[Step] = []
+    _auto(lc, lcells, lf, steps0)
+    root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
+    if sum(root[2]) == 52:
+        return "solved", steps0, 0
+    root_key = _key(root[0], root[1])
+    parent: dict[bytes, tuple[bytes, tuple[Step, ...]] | None] = {root_key: None}
+    counter = 0
+    heap: list[tuple[float, int, bytes, State, int]] = [(0.0, 0, root_key, root, 0)]
+    nodes = 0
+    while heap:
+        _, _, key, state, g = heapq.heappop(heap)
+        nodes += 1
+        if max_nodes is not None and nodes > max_nodes:
+            return "unknown", [], nodes
+        if max_seconds is not None and nodes & 255 == 0 and time.monotonic() - start > max_seconds:
+            return "unknown", [], nodes
+        cols, cells, found = state
+        for nc, ncells, nf, step in _children(cols, cells, found, macros):
+            steps = [step]
+            _auto(nc, ncells, nf, steps)
+            ncells.sort()
+            ck = _key(nc, ncells)
+            if ck in parent:
+                continue
+            parent[ck] = (key, tuple(steps))
+            if nf[0] + nf[1] + nf[2] + nf[3] == 52:
+                line: list[Step] = []
+                k: bytes | None = ck
+                while k is not None:
+                    link = parent[k]
+                    if link is None:
+                        break
+                    line[:0] = link[1]
+                    k = link[0]
+                return "solved", steps0 + line, nodes
+            counter += 1
+            h = _heuristic(nc, ncells, nf)
+            child: State = (tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3]))
+            heapq.heappush(heap, (h + weight * (g + 1), counter, ck, child, g + 1))
+    return "unsolvable", [], nodes
+
+
+def prove(
+    pos: FreeCellPosition, *, max_nodes: int | None = None, max_seconds: float | None = None
+) -> tuple[str, int]:
+    """Exhaustive depth-first search over single-card moves (with the safe
+    automatic moves): ``solvable``, ``unsolvable`` (a proof) or ``unknown``.
+
+    It keeps only the set of keys seen, not the paths, to bound memory."""
+    start = time.monotonic()
+    cols0, cells0, found0 = _initial(pos)
+    lc, lcells, lf = list(cols0), list(cells0), list(found0)
+    _auto(lc, lcells, lf, [])
+    root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
+    if sum(root[2]) == 52:
+        return "solvable", 0
+    seen = {_key(root[0], root[1])}
+    stack = [root]
+    nodes = 0
+    while stack:
+        cols, cells, found = stack.pop()
+        nodes += 1
+        if max_nodes is not None and nodes > max_nodes:
+            return "unknown", nodes
+        if max_seconds is not None and nodes & 1023 == 0 and time.monotonic() - start > max_seconds:
+            return "unknown", nodes
+        for nc, ncells, nf, _ in _children(cols, cells, found, False):
+            _auto(nc, ncells, nf, [])
+            ncells.sort()
+            ck = _key(nc, ncells)
+            if ck in seen:
+                continue
+            if nf[0] + nf[1] + nf[2] + nf[3] == 52:
+                return "solvable", nodes
+            seen.add(ck)
+            stack.append((tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3])))
+    return "unsolvable", nodes
+
+
+# -- from steps to the rules' moves ---------------------------------------------
+
+
+def run_moves(k: int, src: Pile, dst: int, free: Sequence[int], empties: Sequence[int]) -> list[Move]:
+    """Single-card moves taking ``k`` cards from ``src`` onto column ``dst``
+    through the free cells ``free`` and empty columns ``empties`` (neither
+    ``src`` nor ``dst``): at most (f + 1) * 2**e cards."""
+    if k <= len(free) + 1:
+        parked = list(free[: k - 1])
+        return (
+            [Move(src, _C[c]) for c in parked]
+            + [Move(src, _T[dst])]
+            + [Move(_C[c], _T[dst]) for c in reversed(parked)]
+        )
+    if not empties:
+        raise SolverError(f"a run of {k} cannot move with {len(free)} free cells")
+    spare, rest = empties[0], empties[1:]
+    top = min((len(free) + 1) << len(rest), k - 1)
+    return (
+        run_moves(top, src, spare, free, rest)
+        + run_moves(k - top, src, dst, free, rest)
+        + run_moves(top, _T[spare], dst, free, rest)
+    )
+
+
+def _foundation_slot(rules: FreeCell, pos: FreeCellPosition, card: int) -> int:
+    if rules.by_suit:
+        return card & 3
+    for i, top in enumerate(pos.foundations):
+        if (top is None and card < 4) or (top is not None and top + 4 == card):
+            return i
+    raise SolverError(f"no foundation takes card {card}")
+
+
+def step_moves(rules: FreeCell, pos: FreeCellPosition, step: Step) -> list[Move]:
+    """The single-card moves of one search step on the real position."""
+    card, kind, target, k = step
+    src: Pile | None = None
+    for i, c in enumerate(pos.cells):
+        if c == card:
+            src = _C[i]
+    for i, col in enumerate(pos.tableau):
+        if len(col) >= k and col[-k] == card:
+            src = _T[i]
+    if src is None:
+        raise SolverError(f"card {card} is not where the line expects it")
+    if kind == "f":
+        return [Move(src, foundation(_foundation_slot(rules, pos, card)))]
+    free = [i for i, c in enumerate(pos.cells) if c is None]
+    if kind == "c":
+        return [Move(src, _C[free[0]])]
+    if kind == "e":
+        dst = next(i for i, col in enumerate(pos.tableau) if not col)
+    else:
+        dst = next(i for i, col in enumerate(pos.tableau) if col and col[-1] == target)
+    empties = [
+        i for i, col in enumerate(pos.tableau) if not col and i != dst and _T[i] != src
+    ]
+    return run_moves(k, src, dst, free, empties)
+
+
+def steps_to_moves(
+    rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]
+) -> list[Move]:
+    moves: list[Move] = []
+    for step in steps:
+        for m in step_moves(rules, pos, step):
+            pos = rules.play(pos, m)
+            moves.append(m)
+    return moves
+
+
+def replay_check(rules: Any, pos: Any, moves: Sequence[Move]) -> bool:
+    """True when every move is among the legal moves of the position it is
+    played on and the last position is won."""
+    for m in moves:
+        if m not in rules.legal_moves(pos):
+            return False
+        pos = rules.play(pos, m)
+    return bool(rules.is_won(pos))
+
+
+def remove_loops(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> list[Move]:
+    """Cut every stretch of a line that comes back to a position already seen."""
+    seen: dict[FreeCellPosition, int] = {pos: 0}
+    out: list[Move] = []
+    positions = [pos]
+    for m in moves:
+        pos = rules.play(positions[-1], m)
+        if pos in seen:
+            cut = seen[pos]
+            for p in positions[cut + 1 :]:
+                del seen[p]
+            del out[cut:]
+            del positions[cut + 1 :]
+            continue
+        out.append(m)
+        positions.append(pos)
+        seen[pos] = len(out)
+    return out
+
+
+def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> int:
+    """The line's length counted by hand: a stretch of single-card moves that
+    the rules allow as one run move counts one, each card sent home one."""
+    count = 0
+    i = 0
+    n = len(moves)
+    while i < n:
+        runs = {
+            rules.play(pos, m): m.count for m in rules.legal_moves(pos) if m.count > 1
+        }
+        p = rules.play(pos, moves[i])
+        best = i + 1
+        best_pos = p
+        if runs:
+            q = p
+            for j in range(i + 1, min(n, i + 60)):
+                q = rules.play(q, moves[j])
+                if moves[j].dst.kind == "foundation":
+                    break
+                if q in runs:
+                    best, best_pos = j + 1, q
+        count += 1
+        pos = best_pos
+        i = best
+    return count
+
+
+def solve(
+    rules: FreeCell,
+    position: FreeCellPosition,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+) -> SolveResult:
+    """Solve ``position`` within the budget (nodes expanded and/or seconds)."""
+    start = time.monotonic()
+    status, steps, nodes = search(position, max_nodes=max_nodes, max_seconds=max_seconds)
+    moves: tuple[Move, ...] = ()
+    if status == "solved":
+        line = remove_loops(rules, position, steps_to_moves(rules, position, steps))
+        if not replay_check(rules, position, line):
+            raise SolverError("a found line does not replay through the rules")
+        moves = tuple(line)
+    return SolveResult(status, moves, nodes, time.monotonic() - start, "own")  # type: ignore[arg-type]
