@@ -1,0 +1,246 @@
+"""The HTML pages: home, a table per game, a rules page per game.
+
+The pages are thin shells: the table is drawn by the ES modules under
+``static/js`` from the game state the API sends. Every visible text comes
+from the UI catalogues in ``i18n/ui.<lang>.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from jielong.deals import daily_deal, today_utc
+from jielong.rules.variants import VARIANTS, Variant
+
+LANGUAGES = ("zh-Hant", "zh-Hans", "en")
+DEFAULT_LANGUAGE = "zh-Hant"
+
+router = APIRouter(include_in_schema=False)
+
+
+@cache
+def catalogue(lang: str) -> dict[str, Any]:
+    """The UI texts of one language (falls back to the default language's
+    catalogue for any key a translation lacks)."""
+    path = Path(__file__).with_name("i18n") / f"ui.{lang}.json"
+    texts: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    if lang != DEFAULT_LANGUAGE:
+        return {**catalogue(DEFAULT_LANGUAGE), **texts}
+    return texts
+
+
+def _match_language(tag: str) -> str | None:
+    tag = tag.strip().lower()
+    if not tag:
+        return None
+    for lang in LANGUAGES:
+        if tag == lang.lower():
+            return lang
+    if tag.startswith("zh"):
+        # regions name the script for the common tags without one
+        if any(part in tag for part in ("hans", "-cn", "-sg", "-my")):
+            return "zh-Hans"
+        return "zh-Hant"
+    if tag.startswith("en"):
+        return "en"
+    return None
+
+
+def accept_language(header: str) -> str | None:
+    """The best of our languages for an ``Accept-Language`` header.
+
+    >>> accept_language("en-GB,en;q=0.8,zh-CN;q=0.9")
+    'zh-Hans'
+    >>> accept_language("fr, de") is None
+    True
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")):
+        tag, _, params = part.partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        lang = _match_language(tag)
+        if lang is not None and q > 0:
+            ranked.append((-q, i, lang))
+    return min(ranked)[2] if ranked else None
+
+
+def choose_language(request: Request) -> str:
+    """``lang`` cookie, else ``?lang=``, else Accept-Language, else zh-Hant."""
+    for candidate in (request.cookies.get("lang"), request.query_params.get("lang")):
+        if candidate in LANGUAGES:
+            return candidate
+    return accept_language(request.headers.get("accept-language", "")) or DEFAULT_LANGUAGE
+
+
+def fill(text: str, **values: object) -> str:
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", str(value))
+    return text
+
+
+def _script_json(data: object) -> str:
+    # "<" escaped so that no text can close the script element
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def _lang_switch(lang: str) -> str:
+    items = []
+    for code in LANGUAGES:
+        name = escape(catalogue(code)["lang.name"])
+        current = ' aria-current="true"' if code == lang else ""
+        items.append(f'<a href="?lang={code}" data-lang="{code}" lang="{code}"{current}>{name}</a>')
+    label = escape(catalogue(lang)["nav.lang"])
+    return f'<nav class="langs" aria-label="{label}">{"".join(items)}</nav>'
+
+
+def _page(lang: str, title: str, body: str, script: str, boot: dict[str, Any]) -> str:
+    t = catalogue(lang)
+    return (
+        "<!doctype html>\n"
+        f'<html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">'
+        '<meta name="color-scheme" content="light">'
+        f"<title>{escape(title)}</title>"
+        '<link rel="icon" href="/static/img/icon.svg" type="image/svg+xml">'
+        '<link rel="stylesheet" href="/static/css/site.css">'
+        f'<script type="module" src="/static/js/{script}"></script>'
+        "</head><body>"
+        '<header class="top">'
+        f'<a class="home" href="/">{escape(t["site.title"])}</a>'
+        f"{_lang_switch(lang)}</header>"
+        f"{body}"
+        f'<script type="application/json" id="boot">{_script_json(boot)}</script>'
+        "</body></html>"
+    )
+
+
+def _variant_boot(v: Variant) -> dict[str, Any]:
+    return {
+        "id": v.id,
+        "family": v.family,
+        "draw": v.draw,
+        "finishing": v.finishing,
+        "hintPlaysOnSecondClick": v.hint_plays_on_second_click,
+        "numberedDeals": v.numbered_deals,
+        "foundationsBySuit": v.foundations_by_suit,
+    }
+
+
+def _not_found(lang: str, variant: str) -> HTMLResponse:
+    t = catalogue(lang)
+    body = f'<main class="home"><h1>{escape(variant)}?</h1><ul class="games">'
+    for v in VARIANTS.values():
+        body += f'<li><a href="/play/{v.id}">{escape(t["variant." + v.id])}</a></li>'
+    body += "</ul></main>"
+    return HTMLResponse(_page(lang, t["site.title"], body, "home.js", {"lang": lang}), 404)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    lang = choose_language(request)
+    t = catalogue(lang)
+    today = today_utc()
+    cards = []
+    for v in VARIANTS.values():
+        daily = fill(t["home.daily"], date=today.isoformat(), deal=daily_deal(v.id, today))
+        number_box = ""
+        if v.numbered_deals:
+            number_box = (
+                f'<form class="deal-form" action="/play/{v.id}" method="get">'
+                f'<label>{escape(t["home.byNumber"])} '
+                '<input name="deal" type="number" min="1" max="1000000"'
+                ' inputmode="numeric" required>'
+                f'</label><button type="submit">{escape(t["home.go"])}</button></form>'
+            )
+        cards.append(
+            f'<li class="game" data-variant="{v.id}">'
+            f'<h2><a href="/play/{v.id}">{escape(t["variant." + v.id])}</a></h2>'
+            f'<p>{escape(t["blurb." + v.id])}</p>'
+            f'<p class="links"><a class="button primary" href="/play/{v.id}">'
+            f'{escape(t["home.play"])}</a> '
+            f'<a class="daily" href="/play/{v.id}?daily=1">{escape(daily)}</a> '
+            f'<a href="/rules/{v.id}">{escape(t["home.rules"])}</a></p>'
+            f"{number_box}</li>"
+        )
+    body = (
+        f'<main class="home"><h1>{escape(t["site.title"])}</h1>'
+        f'<p class="tagline">{escape(t["site.tagline"])}</p>'
+        f'<ul class="games">{"".join(cards)}</ul></main>'
+    )
+    return HTMLResponse(_page(lang, t["site.title"], body, "home.js", {"lang": lang}))
+
+
+@router.get("/play/{variant}", response_class=HTMLResponse)
+def play(request: Request, variant: str) -> HTMLResponse:
+    lang = choose_language(request)
+    v = VARIANTS.get(variant)
+    if v is None:
+        return _not_found(lang, variant)
+    t = catalogue(lang)
+    texts = {k: val for k, val in t.items() if not k.startswith("rules.")}
+    boot = {"lang": lang, "variant": _variant_boot(v), "t": texts}
+    name = escape(t["variant." + v.id])
+    body = (
+        f'<main class="play {v.family}" data-variant="{v.id}">'
+        f'<h1 class="game-name">{name}</h1>'
+        '<div class="status" id="status" role="status"></div>'
+        '<div class="hintbar" id="hintbar" aria-live="polite"></div>'
+        f'<div class="board" id="board" role="application" aria-label="{escape(t["board.label"])}"'
+        f' aria-describedby="keys-help"></div>'
+        f'<p class="sr-only" id="keys-help">{escape(t["board.keys"])}</p>'
+        '<div class="actions" id="actions"></div>'
+        '<div class="toast" id="toast" role="alert" aria-live="assertive"></div>'
+        '<div class="panel-host" id="panel"></div>'
+        "</main>"
+    )
+    return HTMLResponse(_page(lang, t["variant." + v.id], body, "main.js", boot))
+
+
+def _rules_sections(v: Variant, t: dict[str, Any]) -> list[dict[str, Any]]:
+    if v.family == "klondike":
+        values = {"draw": v.draw}
+        sections: list[dict[str, Any]] = t["rules.klondike"]
+    else:
+        key = "kongdang" if v.run_limit == "doubling" else "freecell"
+        values = {
+            name: t[f"rules.{key}.{name}"]
+            for name in ("slots", "formula", "finish", "finishKey", "hintExtra")
+        }
+        sections = t["rules.freecell"]
+    return [
+        {"h": fill(s["h"], **values), "p": [fill(p, **values) for p in s["p"]]} for s in sections
+    ]
+
+
+@router.get("/rules/{variant}", response_class=HTMLResponse)
+def rules(request: Request, variant: str) -> HTMLResponse:
+    lang = choose_language(request)
+    v = VARIANTS.get(variant)
+    if v is None:
+        return _not_found(lang, variant)
+    t = catalogue(lang)
+    name = t["variant." + v.id]
+    title = fill(t["rules.title"], name=name)
+    parts = [f'<main class="rules"><h1>{escape(title)}</h1>']
+    for section in _rules_sections(v, t):
+        parts.append(f"<section><h2>{escape(section['h'])}</h2>")
+        parts.extend(f"<p>{escape(p)}</p>" for p in section["p"] if p.strip())
+        parts.append("</section>")
+    play_text = escape(t["rules.play"])
+    parts.append(f'<p><a class="button primary" href="/play/{v.id}">{play_text}</a></p>')
+    parts.append("</main>")
+    return HTMLResponse(_page(lang, title, "".join(parts), "home.js", {"lang": lang}))
