@@ -83,9 +83,7 @@ def _slot(rules: FreeCell, pos: FreeCellPosition, card: int) -> int:
     raise SolverError(f"no foundation takes card {card}")
 
 
-def translate(
-    rules: FreeCell, pos: FreeCellPosition, records: list[bytes]
-) -> list[Move]:
+def translate(rules: FreeCell, pos: FreeCellPosition, records: list[bytes]) -> list[Move]:
     """Freecell Solver's move records as the rules' single-card moves."""
     out: list[Move] = []
     for rec in records:

@@ -66,9 +66,7 @@ def _safe_home(card: int, found: Sequence[int]) -> bool:
     return found[a] >= r and found[b] >= r
 
 
-def _auto(
-    cols: list[bytes], cells: list[int], found: list[int], steps: list[Step]
-) -> None:
+def _auto(cols: list[bytes], cells: list[int], found: list[int], steps: list[Step]) -> None:
     """Send every safe card home, in place."""
     changed = True
     while changed:
@@ -93,7 +91,7 @@ def _key(cols: Sequence[bytes], cells: Sequence[int]) -> bytes:
     return _SEP.join(sorted(cols)) + b"\xfe" + bytes(cells)
 
 
-def _heuristic(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
+def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
     """Lower is closer to a win: cards still out, cards lying above a lower
     card of their own suit (they must move again), cells in use."""
     left = 52 - found[0] - found[1] - found[2] - found[3]
@@ -175,7 +173,7 @@ def _children(
             yield nc, rest, list(found), (c, "e", 0, 1)
 
 
-def _initial(pos: FreeCellPosition) -> State:
+def initial_state(pos: FreeCellPosition) -> State:
     found = [0, 0, 0, 0]
     for top in pos.foundations:
         if top is not None:
@@ -200,7 +198,7 @@ def search(
     restricts the search to single-card moves.
     """
     start = time.monotonic()
-    cols0, cells0, found0 = _initial(pos)
+    cols0, cells0, found0 = initial_state(pos)
     lc, lcells, lf = list(cols0), list(cells0), list(found0)
     steps0: list[Step] = []
     _auto(lc, lcells, lf, steps0)
@@ -239,7 +237,7 @@ def search(
                     k = link[0]
                 return "solved", steps0 + line, nodes
             counter += 1
-            h = _heuristic(nc, ncells, nf)
+            h = estimate(nc, ncells, nf)
             child: State = (tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3]))
             heapq.heappush(heap, (h + weight * (g + 1), counter, ck, child, g + 1))
     return "unsolvable", [], nodes
@@ -253,7 +251,7 @@ def prove(
 
     It keeps only the set of keys seen, not the paths, to bound memory."""
     start = time.monotonic()
-    cols0, cells0, found0 = _initial(pos)
+    cols0, cells0, found0 = initial_state(pos)
     lc, lcells, lf = list(cols0), list(cells0), list(found0)
     _auto(lc, lcells, lf, [])
     root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
@@ -285,7 +283,9 @@ def prove(
 # -- from steps to the rules' moves ---------------------------------------------
 
 
-def run_moves(k: int, src: Pile, dst: int, free: Sequence[int], empties: Sequence[int]) -> list[Move]:
+def run_moves(
+    k: int, src: Pile, dst: int, free: Sequence[int], empties: Sequence[int]
+) -> list[Move]:
     """Single-card moves taking ``k`` cards from ``src`` onto column ``dst``
     through the free cells ``free`` and empty columns ``empties`` (neither
     ``src`` nor ``dst``): at most (f + 1) * 2**e cards."""
@@ -337,15 +337,11 @@ def step_moves(rules: FreeCell, pos: FreeCellPosition, step: Step) -> list[Move]
         dst = next(i for i, col in enumerate(pos.tableau) if not col)
     else:
         dst = next(i for i, col in enumerate(pos.tableau) if col and col[-1] == target)
-    empties = [
-        i for i, col in enumerate(pos.tableau) if not col and i != dst and _T[i] != src
-    ]
+    empties = [i for i, col in enumerate(pos.tableau) if not col and i != dst and _T[i] != src]
     return run_moves(k, src, dst, free, empties)
 
 
-def steps_to_moves(
-    rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]
-) -> list[Move]:
+def steps_to_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) -> list[Move]:
     moves: list[Move] = []
     for step in steps:
         for m in step_moves(rules, pos, step):
@@ -391,9 +387,7 @@ def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move
     i = 0
     n = len(moves)
     while i < n:
-        runs = {
-            rules.play(pos, m): m.count for m in rules.legal_moves(pos) if m.count > 1
-        }
+        runs = {rules.play(pos, m): m.count for m in rules.legal_moves(pos) if m.count > 1}
         p = rules.play(pos, moves[i])
         best = i + 1
         best_pos = p
