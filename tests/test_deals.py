@@ -113,9 +113,7 @@ def test_freecell_deal_matches_make_microsoft_freecell_board(number: int) -> Non
 
 @pytest.mark.parametrize("number", KLONDIKE_NUMBERS)
 def test_klondike_deal_matches_pysol_cards(number: int) -> None:
-    piles, stock = parse_pysol_klondike(
-        _pysol_text("klondike", number, RandomBase.DEALS_PYSOLFC)
-    )
+    piles, stock = parse_pysol_klondike(_pysol_text("klondike", number, RandomBase.DEALS_PYSOLFC))
     deal = klondike_deal(number)
     assert deal.piles == piles
     assert deal.stock == stock
@@ -162,8 +160,17 @@ def test_deal_id_splits_variant_and_number() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "freecell", "freecell-", "spider-12", "freecell-0", "freecell-x", f"freecell-{2**33}",
-     "klondike-2-5", "freecell-1-2"],
+    [
+        "",
+        "freecell",
+        "freecell-",
+        "spider-12",
+        "freecell-0",
+        "freecell-x",
+        f"freecell-{2**33}",
+        "klondike-2-5",
+        "freecell-1-2",
+    ],
 )
 def test_deal_id_rejects_bad_text(text: str) -> None:
     with pytest.raises(DealError):
