@@ -1,0 +1,589 @@
+"""Klondike solver over the full deal, and the hint search over what the player knows.
+
+Both searches run on a compact internal state rather than on
+:class:`~jielong.rules.klondike.KlondikePosition`, for speed; every line they
+return is replayed through the rules (``legal_moves``/``play``) and only moves
+found in ``legal_moves`` are returned, so the rules stay the only judge.
+
+Internal state
+--------------
+``(piles, hidden, found, talon, p)``: the seven piles (bottom first, face-down
+cards included), how many cards at the bottom of each are face down, the
+foundation height of each suit (clubs, diamonds, hearts, spades), and the
+stock and waste as one sequence ``talon = waste + reversed(stock)`` in the
+order the cards are turned, with ``p`` cards of it on the waste.  Recycling
+keeps the order, so drawing and recycling only move ``p``: draw ``d`` goes
+from ``p`` to ``min(p + d, len)``, a recycle from ``len`` to ``0``.  The waste
+tops reachable from ``p`` are therefore ``p`` itself, ``p + d·k`` and the
+talon's end, and after a recycle ``d·k`` and the end again.  A search step
+"draws to position q, then plays the waste top" is one macro move; it is
+expanded into the exact draw and recycle moves when the line is replayed.
+For draw 3 two values of ``p`` with the same reachable set are the same state
+(any multiple of 3 and the talon's end); for draw 1 every ``p`` is.
+
+Full solver
+-----------
+Depth-first search with a transposition table keyed on the canonical state
+(piles sorted: the order of piles does not matter for solvability), moves
+ordered so that foundation moves and moves that turn a card over come first,
+and safe automatic foundation moves: a card goes home at once when it cannot
+be needed on the tableau any more, which is when its rank is at most 2, or
+both cards of the other colour one rank lower and the other card of its
+colour two ranks lower are home.  (The second same-colour condition keeps
+the rule sound even though foundation cards may come back to the tableau.)
+A card that such a rule would send home is never brought back down.
+``unsolvable`` means the search space was exhausted.
+
+Hint search
+-----------
+Face-down tableau cards are replaced by an anonymous placeholder, and so is
+the stock while none of it has been turned (``recycles == 0``); the search
+stops wherever it would need one of them, so unknown cards cannot influence
+the answer.  A uniform-cost search (a draw or recycle costs one move like any
+other) looks for the cheapest line to progress: a face-down card turned over,
+a card placed on a foundation above where the foundations stood at the start
+(not one shuffled down and back), or the win.  Turning unseen stock cards is
+progress too, but a line to a tableau or foundation progress is preferred
+when one exists.  If the whole reachable space holds no progress, the hint is
+``no_progress``: a proof.  When every card is known the full solver answers,
+so the hint leads to a win when one exists (``unsolvable`` when proven).
+
+Move notation (``jielong solve klondike-3 N --json``)
+-----------------------------------------------------
+Moves are written with :func:`jielong.notation.format_move`: piles ``1``-``7``,
+waste ``w``, foundation ``h``, stock ``s``.  ``s`` turns cards from the stock
+(three, or what is left, in draw 3) or, on an empty stock, recycles the whole
+waste; ``w3`` plays the waste top onto pile 3, ``wh`` the waste top to a
+foundation, ``3h`` the last card of pile 3 to a foundation, ``37`` the run of
+pile 3 that fits onto pile 7 (``37/4`` names its length), ``h3`` a
+foundation's top card back onto pile 3.  A solution is the complete list of
+moves from the position to the win, draws and recycles included.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from jielong.cards import Card
+from jielong.rules.core import STOCK, Move, Pile
+from jielong.rules.klondike import Klondike, KlondikePosition
+from jielong.solve.result import Hint, HintKind, SolveResult
+
+UNKNOWN = 52
+"""The placeholder for a card the player cannot know."""
+
+_RANK = [(c >> 2) for c in range(52)] + [99]  # rank - 1; the placeholder fits nowhere
+_SUIT = [c & 3 for c in range(52)] + [0]
+_RED = [(c & 3) in (1, 2) for c in range(52)] + [False]
+# The two cards each card may be placed on in the tableau.
+_PARENTS: list[tuple[int, ...]] = []
+for _c in range(53):
+    if _c == 52 or _RANK[_c] == 12:
+        _PARENTS.append(())
+    else:
+        _PARENTS.append(
+            tuple(t for t in range(52) if _RANK[t] == _RANK[_c] + 1 and _RED[t] != _RED[_c])
+        )
+_SAME_COLOUR = (3, 2, 1, 0)
+_OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
+
+FOUNDATION = 7
+"""Destination code of a foundation in internal actions (0..6 are piles)."""
+
+State = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+# Actions: (0, q, dst) waste macro; (1, i, k, dst) cards pile[i][k:] to dst;
+# (2, suit, j) foundation top back to pile j; (3,) turn unseen stock cards.
+Action = tuple[int, ...]
+
+
+class SolverBug(RuntimeError):
+    """A line found by the search does not replay through the rules."""
+
+
+def _safe(found: tuple[int, ...], card: int) -> bool:
+    """True when ``card`` may go home at once without losing any solution."""
+    rank = _RANK[card] + 1
+    if rank <= 2:
+        return True
+    s = _SUIT[card]
+    a, b = _OTHER_COLOUR[s]
+    return found[a] >= rank - 1 and found[b] >= rank - 1 and found[_SAME_COLOUR[s]] >= rank - 2
+
+
+def _reach(p: int, n: int, draw: int) -> Iterator[tuple[int, int]]:
+    """Waste positions ``q`` reachable from ``p`` (talon length ``n``), with
+    the number of stock clicks (draws and recycles) each needs."""
+    if n == 0:
+        return
+    seen: set[int] = set()
+    if p > 0:
+        seen.add(p)
+        yield p, 0
+    clicks = 0
+    q = p
+    while q < n:
+        q = min(q + draw, n)
+        clicks += 1
+        seen.add(q)
+        yield q, clicks
+    clicks += 1  # the recycle
+    q = 0
+    while q < n:
+        q = min(q + draw, n)
+        clicks += 1
+        if q not in seen:
+            seen.add(q)
+            yield q, clicks
+
+
+def from_position(pos: KlondikePosition) -> State:
+    found = [0, 0, 0, 0]
+    for top in pos.foundations:
+        if top is not None:
+            found[top & 3] = (top >> 2) + 1
+    return (
+        tuple(tuple(int(c) for c in pile) for pile in pos.tableau),
+        tuple(pos.hidden),
+        tuple(found),
+        tuple(int(c) for c in pos.waste) + tuple(int(c) for c in reversed(pos.stock)),
+        len(pos.waste),
+    )
+
+
+def _key(st: State, draw: int, exact_p: bool) -> bytes:
+    piles, hidden, _found, talon, p = st
+    parts = sorted(bytes((h, *pile)) for pile, h in zip(piles, hidden, strict=True))
+    n = len(talon)
+    if not exact_p and (draw == 1 or p % 3 == 0 or p == n):
+        p = 0
+    return b"\xff".join(parts) + b"\xfe" + bytes(talon) + bytes((p,))
+
+
+def _apply(st: State, act: Action) -> State:
+    piles, hidden, found, talon, p = st
+    kind = act[0]
+    if kind == 0:
+        q, dst = act[1], act[2]
+        card = talon[q - 1]
+        talon = talon[: q - 1] + talon[q:]
+        p = q - 1
+        cards: tuple[int, ...] = (card,)
+    elif kind == 1:
+        i, k, dst = act[1], act[2], act[3]
+        pile = piles[i]
+        cards = pile[k:]
+        rest = pile[:k]
+        pl = list(piles)
+        pl[i] = rest
+        piles = tuple(pl)
+        if hidden[i] and hidden[i] >= k:
+            h = list(hidden)
+            h[i] = k - 1
+            hidden = tuple(h)
+    else:  # foundation back to the tableau
+        s, dst = act[1], act[2]
+        cards = ((found[s] - 1) * 4 + s,)
+        f = list(found)
+        f[s] -= 1
+        found = tuple(f)
+    if dst == FOUNDATION:
+        f = list(found)
+        f[_SUIT[cards[0]]] += 1
+        found = tuple(f)
+    else:
+        pl = list(piles)
+        pl[dst] = pl[dst] + cards
+        piles = tuple(pl)
+    return piles, hidden, found, talon, p
+
+
+def _autoplay(st: State) -> tuple[State, list[Action]]:
+    """Send home every card the safe rule allows (tableau ends and the waste top)."""
+    done: list[Action] = []
+    changed = True
+    while changed:
+        changed = False
+        piles, _hidden, found, talon, p = st
+        if p > 0:
+            c = talon[p - 1]
+            if found[_SUIT[c]] == _RANK[c] and _safe(found, c):
+                act: Action = (0, p, FOUNDATION)
+                st = _apply(st, act)
+                done.append(act)
+                changed = True
+                continue
+        for i, pile in enumerate(piles):
+            if pile:
+                c = pile[-1]
+                if found[_SUIT[c]] == _RANK[c] and _safe(found, c):
+                    act = (1, i, len(pile) - 1, FOUNDATION)
+                    st = _apply(st, act)
+                    done.append(act)
+                    changed = True
+                    break
+    return st, done
+
+
+def _generate(st: State, draw: int, stock_known: bool) -> list[tuple[float, Action]]:
+    """Every macro move with a priority (lower is tried first)."""
+    piles, hidden, found, talon, p = st
+    out: list[tuple[float, Action]] = []
+    top_at: dict[int, int] = {}
+    empty = -1
+    for j, pile in enumerate(piles):
+        if pile:
+            top_at[pile[-1]] = j
+        elif empty < 0:
+            empty = j
+    # the waste, after drawing to each reachable position
+    if stock_known:
+        reach: Iterator[tuple[int, int]] = _reach(p, len(talon), draw)
+    else:
+        reach = iter([(p, 0)] if p > 0 else [])
+    for q, clicks in reach:
+        c = talon[q - 1]
+        extra = clicks * 0.01
+        if found[_SUIT[c]] == _RANK[c]:
+            out.append((2 + extra, (0, q, FOUNDATION)))
+        if _RANK[c] == 12:
+            if empty >= 0:
+                out.append((3 + extra, (0, q, empty)))
+        else:
+            for t in _PARENTS[c]:
+                j = top_at.get(t, -1)
+                if j >= 0:
+                    out.append((3 + extra, (0, q, j)))
+    # the tableau
+    for i, pile in enumerate(piles):
+        n = len(pile)
+        if not n:
+            continue
+        h = hidden[i]
+        c = pile[-1]
+        if found[_SUIT[c]] == _RANK[c]:
+            out.append((0 if n - 1 == h and h else 1, (1, i, n - 1, FOUNDATION)))
+        run = n - 1
+        while (
+            run > h
+            and _RANK[pile[run]] + 1 == _RANK[pile[run - 1]]
+            and _RED[pile[run]] != _RED[pile[run - 1]]
+        ):
+            run -= 1
+        for k in range(run, n):
+            c = pile[k]
+            if k == h and h:
+                prio = 1.0 - h * 0.01  # turns a card over
+            elif k == 0:
+                prio = 4.0
+            else:
+                prio = 6.0
+            if _RANK[c] == 12:
+                if k > 0 and empty >= 0:
+                    out.append((prio, (1, i, k, empty)))
+            else:
+                for t in _PARENTS[c]:
+                    j = top_at.get(t, -1)
+                    if j >= 0:
+                        out.append((prio, (1, i, k, j)))
+    # foundation cards back down, unless the safe rule would send them home
+    for s in range(4):
+        r = found[s]
+        if not r:
+            continue
+        c = (r - 1) * 4 + s
+        if _safe(found, c):
+            continue
+        if r == 13:
+            if empty >= 0:
+                out.append((7, (2, s, empty)))
+        else:
+            for t in _PARENTS[c]:
+                j = top_at.get(t, -1)
+                if j >= 0:
+                    out.append((7, (2, s, j)))
+    return out
+
+
+def _trivially_won(st: State) -> bool:
+    """No face-down card and no stock or waste: every pile is an ordered run,
+    so the cards go home one by one."""
+    return not st[3] and not any(st[1])
+
+
+def _finish(st: State) -> list[Action]:
+    acts: list[Action] = []
+    while any(st[0]):
+        piles, _hidden, found, _t, _p = st
+        for i, pile in enumerate(piles):
+            if pile and found[_SUIT[pile[-1]]] == _RANK[pile[-1]]:
+                act: Action = (1, i, len(pile) - 1, FOUNDATION)
+                st = _apply(st, act)
+                acts.append(act)
+                break
+        else:
+            raise SolverBug("an ordered tableau did not go home")
+    return acts
+
+
+# -- replay through the rules -------------------------------------------------
+
+
+def _real_moves(
+    rules: Klondike, pos: KlondikePosition, st: State, act: Action
+) -> tuple[list[Move], KlondikePosition]:
+    """The rule moves that play internal action ``act`` from ``pos``."""
+    moves: list[Move] = []
+    kind = act[0]
+    if kind == 3:
+        legal = rules.legal_moves(pos)
+        m = next((m for m in legal if m.src == STOCK), None)
+        if m is None:
+            raise SolverBug("no draw to turn unseen cards")
+        return [m], rules.play(pos, m)
+    if kind == 0:
+        card = st[3][act[1] - 1]
+        for _ in range(2 * len(st[3]) + 4):
+            if pos.waste and pos.waste[-1] == card:
+                break
+            legal = rules.legal_moves(pos)
+            m = next((m for m in legal if STOCK in (m.src, m.dst)), None)
+            if m is None:
+                raise SolverBug("stock move missing")
+            moves.append(m)
+            pos = rules.play(pos, m)
+        else:
+            raise SolverBug(f"card {Card(card).code()} never reached the waste top")
+        src = Pile("waste")
+        dst_code, count = act[2], 1
+    elif kind == 1:
+        src = Pile("tableau", act[1])
+        dst_code, count = act[3], len(st[0][act[1]]) - act[2]
+    else:
+        top = (st[2][act[1]] - 1) * 4 + act[1]
+        slot = next(i for i, t in enumerate(pos.foundations) if t is not None and t == top)
+        src = Pile("foundation", slot)
+        dst_code, count = act[2], 1
+    legal = rules.legal_moves(pos)
+    for m in legal:
+        if m.src == src and m.count == count:
+            if dst_code == FOUNDATION and m.dst.kind == "foundation":
+                break
+            if dst_code != FOUNDATION and m.dst == Pile("tableau", dst_code):
+                break
+    else:
+        raise SolverBug(f"action {act} is not a legal move")
+    moves.append(m)
+    return moves, rules.play(pos, m)
+
+
+def replay_actions(
+    rules: Klondike, pos: KlondikePosition, st: State, acts: list[Action]
+) -> tuple[list[Move], KlondikePosition]:
+    """Expand internal actions into rule moves, checking each one."""
+    out: list[Move] = []
+    for act in acts:
+        moves, pos = _real_moves(rules, pos, st, act)
+        out.extend(moves)
+        if act[0] != 3:
+            st = _apply(st, act)
+    return out, pos
+
+
+# -- the full solver ------------------------------------------------------------
+
+
+@dataclass
+class _Budget:
+    max_nodes: int | None
+    deadline: float | None
+    nodes: int = 0
+
+    def spent(self) -> bool:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            return True
+        return (
+            self.deadline is not None
+            and self.nodes % 256 == 0
+            and time.perf_counter() > self.deadline
+        )
+
+
+def _search(st: State, draw: int, budget: _Budget) -> list[Action] | bool | None:
+    """Depth-first search: the winning actions, ``None`` when exhausted,
+    ``False`` when the budget ran out."""
+    st, autos = _autoplay(st)
+    if _trivially_won(st):
+        return autos + _finish(st)
+    seen = {_key(st, draw, False)}
+    states = [st]
+    frames = [[a for _, a in sorted(_generate(st, draw, True), reverse=True)]]
+    path: list[list[Action]] = [autos]
+    while frames:
+        acts = frames[-1]
+        if not acts:
+            frames.pop()
+            states.pop()
+            path.pop()
+            continue
+        act = acts.pop()
+        s2, autos = _autoplay(_apply(states[-1], act))
+        if _trivially_won(s2):
+            line = [a for step in path for a in step]
+            return line + [act] + autos + _finish(s2)
+        k = _key(s2, draw, False)
+        if k in seen:
+            continue
+        seen.add(k)
+        budget.nodes += 1
+        if budget.spent():
+            return False
+        states.append(s2)
+        path.append([act, *autos])
+        frames.append([a for _, a in sorted(_generate(s2, draw, True), reverse=True)])
+    return None
+
+
+def solve(
+    rules: Klondike,
+    position: KlondikePosition,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+) -> SolveResult:
+    """Solve ``position`` with every card known (face-down ones included)."""
+    start = time.perf_counter()
+    deadline = None if max_seconds is None else start + max_seconds
+    budget = _Budget(max_nodes, deadline)
+    st = from_position(position)
+    if rules.is_won(position):
+        return SolveResult("solved", (), 0, 0.0)
+    found = _search(st, rules.draw, budget)
+    seconds = time.perf_counter() - start
+    if found is None:
+        return SolveResult("unsolvable", (), budget.nodes, seconds)
+    if found is False or found is True:
+        return SolveResult("unknown", (), budget.nodes, seconds)
+    moves, end = replay_actions(rules, position, st, found)
+    if not rules.is_won(end):
+        raise SolverBug("a solution does not end in a won position")
+    return SolveResult("solved", tuple(moves), budget.nodes, time.perf_counter() - start)
+
+
+# -- the hint -------------------------------------------------------------------
+
+
+def visible_state(position: KlondikePosition) -> tuple[State, bool]:
+    """The internal state with every card the player cannot know replaced by
+    :data:`UNKNOWN`, and whether the stock is known."""
+    piles, hidden, found, talon, p = from_position(position)
+    masked = tuple(
+        (UNKNOWN,) * h + pile[h:] for pile, h in zip(piles, hidden, strict=True)
+    )
+    stock_known = position.stock_all_seen()
+    if not stock_known:
+        talon = talon[:p] + (UNKNOWN,) * (len(talon) - p)
+    return (masked, hidden, found, talon, p), stock_known
+
+
+def _progress_search(
+    st: State, draw: int, stock_known: bool, deadline: float
+) -> tuple[str, list[Action]]:
+    """Cheapest line to progress: ``("found", line)`` for a tableau or
+    foundation progress, ``("stock", line)`` when only turning unseen stock
+    cards helps, ``("none", [])`` when nothing can (a proof), or
+    ``("timeout", stock_line_or_empty)``."""
+    hidden0 = sum(st[1])
+    found0 = st[2]
+    exact_p = not stock_known
+    seen = {_key(st, draw, exact_p)}
+    # (cost, order, state, line, progress class: 0 none, 1 tableau/foundation, 2 stock)
+    heap: list[tuple[int, int, State, tuple[Action, ...], int]] = [(0, 0, st, (), 0)]
+    counter = 1
+    stock_line: list[Action] | None = None
+    while heap:
+        if time.perf_counter() > deadline:
+            return "timeout", stock_line or []
+        cost, _, s, line, progress = heapq.heappop(heap)
+        if progress == 1:
+            return "found", list(line)
+        if progress == 2:
+            if stock_line is None:
+                stock_line = list(line)
+            continue
+        if not stock_known and len(s[3]) > s[4]:
+            heapq.heappush(heap, (cost + 1, counter, s, (*line, (3,)), 2))
+            counter += 1
+        clicks_at = dict(_reach(s[4], len(s[3]), draw)) if stock_known else {}
+        for _prio, act in _generate(s, draw, stock_known):
+            s2 = _apply(s, act)
+            c2 = cost + 1 + (clicks_at.get(act[1], 0) if act[0] == 0 else 0)
+            if sum(s2[1]) < hidden0 or any(a > b for a, b in zip(s2[2], found0, strict=True)):
+                heapq.heappush(heap, (c2, counter, s2, (*line, act), 1))
+                counter += 1
+                continue
+            k = _key(s2, draw, exact_p)
+            if k in seen:
+                continue
+            seen.add(k)
+            heapq.heappush(heap, (c2, counter, s2, (*line, act), 0))
+            counter += 1
+    if stock_line is not None:
+        return "stock", stock_line
+    return "none", []
+
+
+def heuristic_move(rules: Klondike, position: KlondikePosition) -> Move | None:
+    """A plausible move from what is visible: a foundation move, a move that
+    turns a card over, a waste move, a draw, in that order."""
+    legal = rules.legal_moves(position)
+    if not legal:
+        return None
+
+    def score(m: Move) -> int:
+        if m.dst.kind == "foundation":
+            return 0
+        if m.src.kind == "tableau":
+            i = m.src.index
+            left = len(position.tableau[i]) - m.count
+            if left and left == position.hidden[i]:
+                return 1
+            if not left and m.dst.kind == "tableau" and position.tableau[m.dst.index]:
+                return 4
+            return 6
+        if m.src.kind == "waste" and m.dst.kind == "tableau":
+            return 2
+        if STOCK in (m.src, m.dst):
+            return 3
+        return 7
+
+    return min(legal, key=score)
+
+
+def hint(rules: Klondike, position: KlondikePosition, *, max_seconds: float) -> Hint:
+    """A hint that uses only what the player can know (see the module notes)."""
+    start = time.perf_counter()
+    legal = rules.legal_moves(position)
+    if not legal or rules.is_won(position):
+        return Hint("none")
+    if position.all_revealed() and position.stock_all_seen():
+        res = solve(rules, position, max_seconds=max_seconds * 0.7)
+        if res.status == "solved" and res.moves:
+            return Hint("solver", res.moves[0], res.moves, source="own")
+        if res.status == "unsolvable":
+            return Hint("unsolvable", source="own")
+    st, stock_known = visible_state(position)
+    deadline = start + max_seconds
+    verdict, line = _progress_search(st, rules.draw, stock_known, deadline)
+    if verdict == "none":
+        return Hint("no_progress", source="own")
+    if line:
+        moves, _ = replay_actions(rules, position, st, line)
+        if moves and moves[0] in legal:
+            kind: HintKind = "heuristic" if verdict == "timeout" else "solver"
+            return Hint(kind, moves[0], tuple(moves), source="own")
+        raise SolverBug("hint line does not start with a legal move")
+    m = heuristic_move(rules, position)
+    return Hint("heuristic", m, (m,) if m else (), source="heuristic")
