@@ -18,7 +18,7 @@ import time
 from functools import cache
 from typing import Any
 
-from jielong.rules.core import Move, cell, foundation, tableau
+from jielong.rules.core import Move, Rules, cell, foundation, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.freecell import SolverError, replay_check, run_moves
 from jielong.solve.result import SolveResult
@@ -143,8 +143,8 @@ def _run(
 
 
 def solve(
-    rules: FreeCell,
-    position: FreeCellPosition,
+    rules: Rules[Any],
+    position: Any,
     *,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
@@ -152,6 +152,8 @@ def solve(
 ) -> SolveResult:
     """Solve with ``lg``; when that does not find a line and ``proof`` is set,
     let the exhaustive ``cn`` decide (the only source of ``unsolvable``)."""
+    if not isinstance(rules, FreeCell) or not isinstance(position, FreeCellPosition):
+        raise TypeError("Freecell Solver takes FreeCell rules and a FreeCell position")
     start = time.monotonic()
     deadline = None if max_seconds is None else start + max_seconds
     text = board_text(position)
@@ -169,3 +171,28 @@ def solve(
         if deadline is not None and time.monotonic() > deadline:
             break
     return SolveResult("unknown", (), nodes, time.monotonic() - start, "fcsolve")
+
+
+def verdict(
+    position: FreeCellPosition,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    proof: bool = True,
+) -> tuple[str, int, int, str]:
+    """Only the verdict, for surveys: (status, solution length in Freecell
+    Solver's own count, iterations, preset that decided).  Nothing is
+    translated, so this runs at the library's speed."""
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    text = board_text(position)
+    nodes = 0
+    for preset in (FAST, EXHAUSTIVE) if proof else (FAST,):
+        ret, records, n = _run(preset, text, max_nodes, deadline)
+        nodes += n
+        if ret == 0:
+            return "solved", len(records), nodes, preset
+        if ret == 1 and preset == EXHAUSTIVE:
+            return "unsolvable", 0, nodes, preset
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return "unknown", 0, nodes, preset

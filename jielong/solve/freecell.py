@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from jielong.rules.core import Move, Pile, cell, foundation, tableau
+from jielong.rules.core import Move, Pile, Rules, cell, foundation, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.result import SolveResult
 
@@ -406,13 +406,15 @@ def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move
 
 
 def solve(
-    rules: FreeCell,
-    position: FreeCellPosition,
+    rules: Rules[Any],
+    position: Any,
     *,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
 ) -> SolveResult:
     """Solve ``position`` within the budget (nodes expanded and/or seconds)."""
+    if not isinstance(rules, FreeCell) or not isinstance(position, FreeCellPosition):
+        raise TypeError("the FreeCell solver takes FreeCell rules and a FreeCell position")
     start = time.monotonic()
     status, steps, nodes = search(position, max_nodes=max_nodes, max_seconds=max_seconds)
     moves: tuple[Move, ...] = ()

@@ -1,0 +1,137 @@
+"""The ``solve`` and ``survey`` subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from jielong.deals import check_deal_number
+from jielong.rules.core import PositionParseError
+from jielong.rules.variants import VARIANTS, get_variant, rules_for
+
+
+def _fail(message: str) -> int:
+    print(f"jielong: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from jielong.notation import format_move
+    from jielong.solve import api
+
+    variant = get_variant(args.variant)
+    rules = rules_for(variant.id)
+    if args.position is not None:
+        try:
+            text = Path(args.position).read_text(encoding="utf-8")
+            position = rules.from_text(text)
+        except OSError as e:
+            return _fail(f"cannot read {args.position}: {e.strerror}")
+        except (PositionParseError, ValueError) as e:
+            return _fail(f"not a {variant.id} position: {e}")
+    elif args.number is None:
+        return _fail("give a deal number or --position FILE")
+    else:
+        check_deal_number(variant.id, args.number)
+        position = rules.deal(args.number)
+    if args.solver == "fcsolve":
+        if variant.family != "freecell":
+            return _fail("--solver fcsolve is for FreeCell variants")
+        from jielong.solve import fcsolve
+
+        if not fcsolve.available():
+            return _fail("Freecell Solver is not installed (libfreecell-solver0)")
+    try:
+        result = api.solve(
+            variant.id,
+            position,
+            max_nodes=args.budget,
+            max_seconds=args.seconds,
+            solver=args.solver,
+        )
+    except ModuleNotFoundError as e:
+        return _fail(f"no solver for {variant.id} yet ({e.name})")
+    moves = [format_move(m) for m in result.moves]
+    if args.json:
+        out: dict[str, Any] = {"status": result.status, "moves": moves}
+        out.update(nodes=result.nodes, seconds=round(result.seconds, 4), solver=result.solver)
+        print(json.dumps(out))
+        return 0
+    print(f"{result.status} ({result.solver}, {result.nodes} nodes, {result.seconds:.3f} s)")
+    if result.moves:
+        line = f"{len(moves)} single-card moves"
+        if variant.family == "freecell":
+            from jielong.solve.freecell import run_move_length
+
+            line += f", {run_move_length(rules, position, result.moves)} counted by hand"  # type: ignore[arg-type]
+        print(line)
+        print(" ".join(moves))
+    return 0
+
+
+def cmd_survey(args: argparse.Namespace) -> int:
+    from jielong.solve.survey import Budget, SurveyError, survey
+
+    out = args.out or f"survey-{args.variant}-{args.start}-{args.end}.txt"
+    try:
+        summary = survey(
+            args.variant,
+            args.start,
+            args.end,
+            out,
+            workers=args.workers,
+            dask_address=args.dask,
+            solver=args.solver,
+            budget=Budget(args.budget, args.seconds),
+            proofs=args.proofs,
+            progress=not args.quiet,
+        )
+    except SurveyError as e:
+        return _fail(str(e))
+    except KeyboardInterrupt:
+        print(f"interrupted; run the same command again to resume ({out})", file=sys.stderr)
+        return 130
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items()))
+    print(
+        f"deals {args.start}..{args.end}: {summary.done} solved now, "
+        f"{summary.skipped} already in {out}; {counts or 'nothing new'}; "
+        f"{summary.seconds:.1f} s"
+    )
+    if summary.unsolvable:
+        print("unsolvable (proven): " + " ".join(map(str, summary.unsolvable)))
+    if summary.unknown:
+        print("unknown (budget ran out): " + " ".join(map(str, summary.unknown)))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("solve", help="solve a deal or a position")
+    p.add_argument("variant", choices=sorted(VARIANTS))
+    p.add_argument("number", type=int, nargs="?", help="deal number (or use --position)")
+    p.add_argument("--position", metavar="FILE", help="a position in Freecell Solver's text")
+    p.add_argument("--json", action="store_true", help='print {"status": ..., "moves": [...]}')
+    p.add_argument("--solver", choices=["own", "fcsolve"], default="own")
+    p.add_argument("--budget", type=int, metavar="NODES", help="stop after this many nodes")
+    p.add_argument("--seconds", type=float, metavar="S", help="stop after this many seconds")
+    p.set_defaults(func=cmd_solve)
+
+    p = subparsers.add_parser("survey", help="solve every deal of a range")
+    p.add_argument("variant", choices=sorted(VARIANTS))
+    p.add_argument("start", type=int)
+    p.add_argument("end", type=int)
+    p.add_argument("--out", metavar="FILE", help="results file (appended; resumes)")
+    p.add_argument("--workers", type=int, metavar="N", help="local processes (default: cores)")
+    p.add_argument("--dask", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument("--solver", choices=["own", "fcsolve"], default="own")
+    p.add_argument("--budget", type=int, metavar="NODES", help="node budget per deal")
+    p.add_argument("--seconds", type=float, metavar="S", help="seconds per deal")
+    p.add_argument(
+        "--proofs",
+        action="store_true",
+        help="prove every deal the first pass did not solve (exhaustive search)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_survey)
