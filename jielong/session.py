@@ -1,0 +1,425 @@
+"""A game being played: its deal, the stack of undo steps, counters and clock.
+
+The game is kept as the deal (or a custom start position) plus the list of
+undo steps currently on the stack; positions are replayed from the start, so
+what is saved is small explicit JSON and undo is exact.
+
+Move counting (SPEC section 3): a move of any length is one move; free cell to
+free cell counts nothing; a Klondike draw or recycle is one move; an
+auto-complete step is one move; ``kongdang``'s auto-collect counts one per card
+but is a single undo step.  Undo takes its step's count back.  Restart is an
+undo step too (it can itself be undone); it sets the count to 0.  The clock
+counts active time only and is never rewound.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from jielong.deals import check_deal_number
+from jielong.rules.core import Illegal, Move, Pile, Rules
+from jielong.rules.freecell import FreeCellPosition
+from jielong.rules.klondike import KlondikePosition
+from jielong.rules.variants import Variant, get_variant, rules_for
+
+StepKind = Literal["move", "auto", "collect", "restart"]
+STEP_KINDS: tuple[StepKind, ...] = ("move", "auto", "collect", "restart")
+ACTION_TYPES = ("move", "draw", "undo", "restart", "autocomplete_step", "autocollect")
+
+# Draws without reaching a foundation before the finishing simulation gives up:
+# two full passes of a 24-card stock turned one card at a time.
+_IDLE_DRAWS = 52
+
+
+class ActionError(ValueError):
+    """An action that is refused; ``code`` is the machine code of the answer."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(code)
+
+
+class IllegalAction(ActionError):
+    """A move the rules refuse; ``reason`` is the :class:`Illegal` code."""
+
+    def __init__(self, reason: Illegal, **details: int) -> None:
+        super().__init__("illegal_move", reason=reason.value, **details)
+        self.reason = reason
+        self.details = details
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One undo step: the moves it played (none for a restart)."""
+
+    kind: StepKind
+    moves: tuple[Move, ...] = ()
+
+    def counted(self) -> int:
+        """Moves this step adds to the move counter."""
+        if self.kind == "collect":
+            return len(self.moves)
+        if self.kind == "restart":
+            return 0
+        src, dst, _ = self.moves[0]
+        return 0 if src.kind == "cell" and dst.kind == "cell" else 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "moves": [[str(m.src), str(m.dst), m.count] for m in self.moves]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Step:
+        if not isinstance(data, dict) or data.get("kind") not in STEP_KINDS:
+            raise ValueError(f"not a step: {data!r}")
+        moves = tuple(
+            Move(Pile.parse(src), Pile.parse(dst), int(count)) for src, dst, count in data["moves"]
+        )
+        step = cls(data["kind"], moves)
+        if (step.kind == "restart") != (not moves):
+            raise ValueError(f"not a step: {data!r}")
+        return step
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def moving_card(position: Any, move: Move) -> int:
+    """The card that ``move`` carries first (the run's top card)."""
+    src = move.src
+    if src.kind == "tableau":
+        return int(position.tableau[src.index][-move.count])
+    if src.kind == "cell":
+        return int(position.cells[src.index])
+    if src.kind == "waste":
+        return int(position.waste[-1])
+    if src.kind == "foundation":
+        return int(position.foundations[src.index])
+    return -1  # the stock: not a card move
+
+
+class Session:
+    """A game: variant, deal or custom start, undo steps, clock and win record.
+
+    The methods that act (:meth:`move`, :meth:`draw`, :meth:`undo`,
+    :meth:`restart`, :meth:`autocomplete_step`, :meth:`autocollect`) either
+    change the game or raise :class:`ActionError` and change nothing.
+    """
+
+    def __init__(
+        self,
+        variant_id: str,
+        *,
+        deal: int | None = None,
+        start_text: str | None = None,
+        daily: dt.date | None = None,
+        steps: Sequence[Step] = (),
+        elapsed_ms: int = 0,
+        running_since: int | None = None,
+        won_ms: int | None = None,
+        won_moves: int | None = None,
+        last: dict[str, Any] | None = None,
+    ) -> None:
+        self.variant: Variant = get_variant(variant_id)
+        self.rules: Rules[Any] = rules_for(variant_id)
+        if (deal is None) == (start_text is None):
+            raise ValueError("a game starts from a deal number or a position, not both")
+        if deal is not None:
+            check_deal_number(variant_id, deal)
+            self.start = self.rules.deal(deal)
+        else:
+            assert start_text is not None
+            self.start = self.rules.from_text(start_text)
+        self.deal = deal
+        self.start_text = start_text
+        self.daily = daily
+        self.steps: list[Step] = []
+        self.positions: list[Any] = [self.start]
+        self.counts: list[int] = [0]
+        for step in steps:
+            self._push(step)
+        self.elapsed_ms = elapsed_ms
+        self.running_since = running_since
+        self.won_ms = won_ms
+        self.won_moves = won_moves
+        self.last = last
+
+    # -- state --------------------------------------------------------------
+
+    @property
+    def position(self) -> Any:
+        return self.positions[-1]
+
+    @property
+    def moves_count(self) -> int:
+        return self.counts[-1]
+
+    @property
+    def custom(self) -> bool:
+        return self.deal is None
+
+    def legal_moves(self) -> list[Move]:
+        return self.rules.legal_moves(self.position)
+
+    def is_won(self) -> bool:
+        return bool(self.rules.is_won(self.position))
+
+    def elapsed(self, now: int | None = None) -> int:
+        if self.running_since is None:
+            return self.elapsed_ms
+        current = now_ms() if now is None else now
+        return self.elapsed_ms + max(0, current - self.running_since)
+
+    @property
+    def clock_running(self) -> bool:
+        return self.running_since is not None
+
+    def autocomplete_available(self) -> bool:
+        if self.variant.finishing != "autocomplete" or self.is_won():
+            return False
+        pos = self.position
+        if isinstance(pos, KlondikePosition):
+            if not (pos.all_revealed() and pos.stock_all_seen()):
+                return False
+            return self._finishes(pos, draws=True)
+        return self._finishes(pos, draws=False)
+
+    def autocollect_available(self) -> bool:
+        return self.variant.finishing == "autocollect" and bool(
+            self._foundation_moves(self.position)
+        )
+
+    # -- clock --------------------------------------------------------------
+
+    def set_clock(self, running: bool, now: int | None = None) -> None:
+        current = now_ms() if now is None else now
+        if running and self.running_since is None and not self.is_won():
+            self.running_since = current
+        elif not running and self.running_since is not None:
+            self.elapsed_ms = self.elapsed(current)
+            self.running_since = None
+
+    # -- actions ------------------------------------------------------------
+
+    def act(self, action_type: str, move: Move | None = None, now: int | None = None) -> None:
+        """Perform one action of the HTTP contract by its type."""
+        if action_type == "move":
+            if move is None:
+                raise ActionError("invalid_request")
+            self.move(move, now)
+        elif action_type == "draw":
+            self.draw(now)
+        elif action_type == "undo":
+            self.undo(now)
+        elif action_type == "restart":
+            self.restart(now)
+        elif action_type == "autocomplete_step":
+            self.autocomplete_step(now)
+        elif action_type == "autocollect":
+            self.autocollect(now)
+        else:
+            raise ActionError("invalid_request")
+
+    def move(self, move: Move, now: int | None = None) -> None:
+        pos = self.position
+        if move not in self.rules.legal_moves(pos):
+            reason = self.rules.explain(pos, move) or Illegal.NOT_A_TARGET
+            details: dict[str, int] = {}
+            if reason is Illegal.RUN_TOO_LONG and isinstance(pos, FreeCellPosition):
+                to_card, to_empty = self.rules.run_limits(pos)  # type: ignore[attr-defined]
+                target = pos.tableau[move.dst.index]
+                details = {"count": move.count, "limit": to_card if target else to_empty}
+            raise IllegalAction(reason, **details)
+        self._act(Step("move", (move,)), _move_last("move", pos, move), now)
+
+    def draw(self, now: int | None = None) -> None:
+        """Klondike's click on the stock: draw, or recycle an empty stock."""
+        if self.variant.family != "klondike":
+            raise ActionError("not_in_variant", action="draw")
+        pos = self.position
+        for m in self.rules.legal_moves(pos):
+            if m.src.kind == "stock" or m.dst.kind == "stock":
+                kind = "draw" if m.src.kind == "stock" else "recycle"
+                self._act(Step("move", (m,)), {"type": kind, **m.to_json()}, now)
+                return
+        raise IllegalAction(Illegal.STOCK_AND_WASTE_EMPTY)
+
+    def undo(self, now: int | None = None) -> None:
+        if not self.steps:
+            raise ActionError("nothing_to_undo")
+        step = self.steps.pop()
+        self.positions.pop()
+        self.counts.pop()
+        self._touch_clock(now)
+        self.last = {"type": "undo", "kind": step.kind, "moves": [m.to_json() for m in step.moves]}
+
+    def restart(self, now: int | None = None) -> None:
+        if not self.steps:
+            raise ActionError("nothing_to_restart")
+        self._act(Step("restart"), {"type": "restart"}, now)
+
+    def autocomplete_step(self, now: int | None = None) -> None:
+        if self.variant.finishing != "autocomplete":
+            raise ActionError("not_in_variant", action="autocomplete_step")
+        if not self.autocomplete_available():
+            raise ActionError("autocomplete_unavailable")
+        pos = self.position
+        move = self._finishing_move(pos, draws=isinstance(pos, KlondikePosition))
+        assert move is not None  # the simulation behind availability found one
+        self._act(Step("auto", (move,)), _move_last("autocomplete_step", pos, move), now)
+
+    def autocollect(self, now: int | None = None) -> None:
+        if self.variant.finishing != "autocollect":
+            raise ActionError("not_in_variant", action="autocollect")
+        pos = self.position
+        moves: list[Move] = []
+        while True:
+            up = self._foundation_moves(pos)
+            if not up:
+                break
+            moves.append(up[0])
+            pos = self.rules.play(pos, up[0])
+        if not moves:
+            raise ActionError("autocollect_unavailable")
+        self._act(
+            Step("collect", tuple(moves)),
+            {"type": "autocollect", "moves": [m.to_json() for m in moves]},
+            now,
+        )
+
+    # -- internals ----------------------------------------------------------
+
+    def _push(self, step: Step) -> None:
+        if step.kind == "restart":
+            pos, count = self.start, 0
+        else:
+            pos = self.positions[-1]
+            for m in step.moves:
+                pos = self.rules.play(pos, m)
+            count = self.counts[-1] + step.counted()
+        self.steps.append(step)
+        self.positions.append(pos)
+        self.counts.append(count)
+
+    def _act(self, step: Step, last: dict[str, Any], now: int | None) -> None:
+        self._push(step)
+        self.last = last
+        self._touch_clock(now)
+
+    def _touch_clock(self, now: int | None) -> None:
+        """An action means the player is here: run the clock, stop it on a win
+        and record the first win (a game's win counts once)."""
+        current = now_ms() if now is None else now
+        if self.is_won():
+            self.set_clock(False, current)
+            if self.won_ms is None:
+                self.won_ms = self.elapsed_ms
+                self.won_moves = self.moves_count
+        else:
+            self.set_clock(True, current)
+
+    def _foundation_moves(self, pos: Any) -> list[Move]:
+        """Legal moves to a foundation, lowest card first (then lowest slot)."""
+        up = [
+            m
+            for m in self.rules.legal_moves(pos)
+            if m.dst.kind == "foundation" and m.src.kind != "foundation"
+        ]
+        up.sort(key=lambda m: (moving_card(pos, m), m.dst.index, str(m.src)))
+        return up
+
+    def _finishing_move(self, pos: Any, *, draws: bool) -> Move | None:
+        up = self._foundation_moves(pos)
+        if up:
+            return up[0]
+        if draws:
+            for m in self.rules.legal_moves(pos):
+                if m.src.kind == "stock" or m.dst.kind == "stock":
+                    return m
+        return None
+
+    def _finishes(self, pos: Any, *, draws: bool) -> bool:
+        """True when the finishing moves alone (foundation moves, and draws in
+        Klondike) win from ``pos``."""
+        idle = 0
+        while not self.rules.is_won(pos):
+            move = self._finishing_move(pos, draws=draws)
+            if move is None:
+                return False
+            if move.dst.kind == "foundation":
+                idle = 0
+            else:
+                idle += 1
+                if idle > _IDLE_DRAWS:
+                    return False
+            pos = self.rules.play(pos, move)
+        return True
+
+    # -- views --------------------------------------------------------------
+
+    def position_json(self) -> dict[str, Any]:
+        pos = self.position
+        founds = [None if t is None else t.code() for t in pos.foundations]
+        if isinstance(pos, KlondikePosition):
+            return {
+                "tableau": [
+                    {"down": h, "up": [c.code() for c in pile[h:]]}
+                    for pile, h in zip(pos.tableau, pos.hidden, strict=True)
+                ],
+                "foundations": founds,
+                "stock": len(pos.stock),
+                "waste": [c.code() for c in pos.waste],
+            }
+        return {
+            "tableau": [{"down": 0, "up": [c.code() for c in col]} for col in pos.tableau],
+            "foundations": founds,
+            "cells": [None if c is None else c.code() for c in pos.cells],
+        }
+
+    def state_json(self, now: int | None = None) -> dict[str, Any]:
+        """The game as the HTTP contract shows it (without id and version)."""
+        pos = self.position
+        legal = self.rules.legal_moves(pos)
+        won = self.is_won()
+        limits = None
+        if isinstance(pos, FreeCellPosition):
+            to_card, to_empty = self.rules.run_limits(pos)  # type: ignore[attr-defined]
+            limits = {"to_card": to_card, "to_empty": to_empty}
+        return {
+            "variant": self.variant.id,
+            "deal": self.deal,
+            "deal_id": None if self.deal is None else f"{self.variant.id}-{self.deal}",
+            "daily": None if self.daily is None else self.daily.isoformat(),
+            "position": self.position_json(),
+            "moves": [m.to_json() for m in legal],
+            "limits": limits,
+            "counters": {
+                "moves": self.moves_count,
+                "recycles": getattr(pos, "recycles", 0),
+                "foundation_cards": pos.foundation_count(),
+                "elapsed_ms": self.elapsed(now),
+                "clock_running": self.clock_running,
+            },
+            "flags": {
+                "won": won,
+                "no_legal_move": not won and not legal,
+                "autocomplete": self.autocomplete_available(),
+                "autocollect": not won and self.autocollect_available(),
+                "can_undo": bool(self.steps),
+            },
+            "last": self.last,
+        }
+
+
+def _move_last(kind: str, pos: Any, move: Move) -> dict[str, Any]:
+    flipped = False
+    if isinstance(pos, KlondikePosition) and move.src.kind == "tableau":
+        i = move.src.index
+        remaining = len(pos.tableau[i]) - move.count
+        flipped = remaining > 0 and pos.hidden[i] >= remaining
+    return {"type": kind, **move.to_json(), "flipped": flipped}

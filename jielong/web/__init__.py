@@ -1,0 +1,1 @@
+"""The site: JSON API, pages and static files (``jielong serve``)."""

@@ -1,0 +1,75 @@
+"""Variants, the deal catalogue, daily deals and the player's statistics."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
+
+from jielong.deals import CATALOGUE_SIZE, daily_deal, is_unsolvable
+from jielong.rules.variants import VARIANTS
+from jielong.store import Store
+from jielong.web.api_games import parse_date, variant_or_error
+
+router = APIRouter(prefix="/api", tags=["catalogue"])
+
+RUN_LIMIT_FORMULAS = {"freecell": "(f + 1) * 2^e", "doubling": "2^f * (e + 1)"}
+
+
+@router.get("/variants", summary="The games offered, with names and rule options")
+def variants() -> dict[str, Any]:
+    out = []
+    for v in VARIANTS.values():
+        options: dict[str, Any] = {
+            "finishing": v.finishing,
+            "foundations_by_suit": v.foundations_by_suit,
+            "numbered_deals": v.numbered_deals,
+            "hint_plays_on_second_click": v.hint_plays_on_second_click,
+        }
+        if v.family == "klondike":
+            options["draw"] = v.draw
+        else:
+            options["run_limit"] = v.run_limit
+            options["run_limit_formula"] = RUN_LIMIT_FORMULAS[v.run_limit]
+        out.append({"id": v.id, "family": v.family, "names": dict(v.names), "options": options})
+    return {"variants": out}
+
+
+@router.get("/deals/{variant}", summary="Browse deal numbers, with the unsolvable ones marked")
+def deals(
+    variant: str,
+    start: Annotated[int, Query(ge=1, le=CATALOGUE_SIZE)] = 1,
+    count: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> dict[str, Any]:
+    variant = variant_or_error(variant)
+    end = min(start + count, CATALOGUE_SIZE + 1)
+    return {
+        "variant": variant,
+        "deals": [
+            {"deal": n, "deal_id": f"{variant}-{n}", "unsolvable": is_unsolvable(variant, n)}
+            for n in range(start, end)
+        ],
+        "total": CATALOGUE_SIZE,
+    }
+
+
+@router.get("/daily/{variant}", summary="The daily deal of a UTC date (default today)")
+def daily(variant: str, date: Annotated[str | None, Query(max_length=32)] = None) -> dict[str, Any]:
+    variant = variant_or_error(variant)
+    day = parse_date(date)
+    number = daily_deal(variant, day)
+    return {
+        "variant": variant,
+        "date": day.isoformat(),
+        "deal": number,
+        "deal_id": f"{variant}-{number}",
+    }
+
+
+@router.get("/stats", summary="The player's statistics per variant")
+async def stats(request: Request) -> dict[str, Any]:
+    store: Store = request.app.state.store
+    found = await run_in_threadpool(store.stats, request.state.player)
+    empty = {"games": 0, "wins": 0, "best_time_ms": None, "best_moves": None}
+    return {v: found.get(v, {**empty, "streak": 0, "best_streak": 0}) for v in VARIANTS}

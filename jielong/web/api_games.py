@@ -1,0 +1,244 @@
+"""Games: create, read, act, clock and hint."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import secrets
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from starlette.concurrency import run_in_threadpool
+
+from jielong.deals import (
+    CATALOGUE_SIZE,
+    DealError,
+    DealId,
+    check_deal_number,
+    daily_deal,
+    is_unsolvable,
+    today_utc,
+)
+from jielong.rules.core import InvalidMoveError, Move, Pile, PositionParseError
+from jielong.rules.variants import VARIANTS, get_variant
+from jielong.session import ActionError, Session, now_ms
+from jielong.store import GameRecord, StaleVersion, Store
+from jielong.web.app import ApiError
+from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+MAX_VERSION = 2**31 - 1
+
+Version = Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
+
+
+class GameCreate(BaseModel):
+    """One of: ``variant`` + ``deal``; ``deal_id``; ``variant`` + ``daily``
+    (+ ``date``); ``variant`` alone (a random deal); ``variant`` +
+    ``position`` (a custom position, not counted in statistics)."""
+
+    variant: str | None = Field(None, max_length=64)
+    deal: StrictInt | None = None
+    deal_id: str | None = Field(None, max_length=64)
+    daily: StrictBool = False
+    date: str | None = Field(None, max_length=32, description="YYYY-MM-DD (UTC)")
+    position: str | None = Field(None, max_length=20_000)
+
+
+class Action(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    version: Version
+    type: Literal["move", "draw", "undo", "restart", "autocomplete_step", "autocollect"]
+    from_: str | None = Field(None, alias="from", max_length=32)
+    to: str | None = Field(None, max_length=32)
+    count: Annotated[StrictInt, Field(ge=1, le=52)] = 1
+
+
+class ClockReport(BaseModel):
+    running: StrictBool
+
+
+class HintRequest(BaseModel):
+    version: Version
+
+
+def parse_date(text: str | None) -> dt.date:
+    if text is None:
+        return today_utc()
+    try:
+        if not _DATE.fullmatch(text):
+            raise ValueError(text)
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ApiError(400, "bad_date", {"date": text}) from None
+
+
+def check_variant(variant: str | None) -> str:
+    if variant is None:
+        raise ApiError(422, "invalid_request", {"detail": "variant"}, details={"field": "variant"})
+    if variant not in VARIANTS:
+        raise ApiError(400, "unknown_variant", {"variant": variant})
+    return variant
+
+
+def game_state(record: GameRecord) -> dict[str, Any]:
+    session = record.session
+    unsolvable = session.deal is not None and is_unsolvable(session.variant.id, session.deal)
+    return {
+        "id": record.id,
+        "version": record.version,
+        **session.state_json(),
+        "unsolvable": unsolvable,
+    }
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def _load(store: Store, game_id: str) -> GameRecord:
+    record = store.load(game_id) if _GAME_ID.fullmatch(game_id) else None
+    if record is None:
+        raise ApiError(404, "game_not_found")
+    return record
+
+
+def _stale(record: GameRecord) -> ApiError:
+    return ApiError(409, "stale_version", extra={"state": game_state(record)})
+
+
+def _random_deal(variant: str) -> int:
+    while True:
+        number = secrets.randbelow(CATALOGUE_SIZE) + 1
+        if not is_unsolvable(variant, number):
+            return number
+
+
+def _new_session(body: GameCreate, store: Store, player: str) -> tuple[Session, GameRecord | None]:
+    """The session to create, or the player's own game of a daily deal."""
+    if body.deal_id is not None:
+        try:
+            deal_id = DealId.parse(body.deal_id)
+        except DealError:
+            raise ApiError(400, "bad_deal_id", {"deal_id": body.deal_id}) from None
+        if body.variant is not None and body.variant != deal_id.variant:
+            raise ApiError(400, "bad_deal_id", {"deal_id": body.deal_id})
+        return Session(deal_id.variant, deal=deal_id.number), None
+    variant = check_variant(body.variant)
+    if body.position is not None:
+        if body.deal is not None or body.daily:
+            raise ApiError(422, "invalid_request", {"detail": "position with deal or daily"})
+        try:
+            return Session(variant, start_text=body.position), None
+        except (PositionParseError, ValueError) as e:
+            raise ApiError(400, "bad_position", {"detail": str(e)}) from None
+    if body.daily:
+        date = parse_date(body.date)
+        existing = store.find_daily(player, variant, date)
+        if existing is not None:
+            return existing.session, existing
+        return Session(variant, deal=daily_deal(variant, date), daily=date), None
+    if body.deal is not None:
+        try:
+            check_deal_number(variant, body.deal)
+        except DealError as e:
+            raise ApiError(400, "bad_deal", {"detail": str(e)}) from None
+        return Session(variant, deal=body.deal), None
+    return Session(variant, deal=_random_deal(variant)), None
+
+
+@router.post("/games", status_code=201, summary="Start a game (or resume today's daily game)")
+def create_game(body: GameCreate, request: Request) -> JSONResponse:
+    store = _store(request)
+    player: str = request.state.player
+    session, existing = _new_session(body, store, player)
+    if existing is not None:
+        return JSONResponse(game_state(existing), status_code=200)
+    session.set_clock(True)
+    record = store.create(session, player, now_ms())
+    return JSONResponse(game_state(record), status_code=201)
+
+
+@router.get("/games/{game_id}", summary="A game's state")
+def read_game(game_id: str, request: Request) -> dict[str, Any]:
+    return game_state(_load(_store(request), game_id))
+
+
+@router.post("/games/{game_id}/actions", summary="Act on a game: move, draw, undo, ...")
+def act(game_id: str, body: Action, request: Request) -> dict[str, Any]:
+    store = _store(request)
+    record = _load(store, game_id)
+    if record.version != body.version:
+        raise _stale(record)
+    move = None
+    if body.type == "move":
+        if body.from_ is None or body.to is None:
+            raise ApiError(422, "invalid_request", {"detail": "from, to"})
+        try:
+            move = Move(Pile.parse(body.from_), Pile.parse(body.to), body.count)
+        except InvalidMoveError as e:
+            raise ApiError(422, "invalid_request", {"detail": str(e)}) from None
+    try:
+        record.session.act(body.type, move)
+    except ActionError as e:
+        details = {k: v for k, v in e.params.items() if k in ("reason", "count", "limit")}
+        raise ApiError(422, e.code, e.params, details=details) from None
+    try:
+        saved = store.save(record, body.version, now_ms())
+    except StaleVersion as e:
+        if e.current is None:
+            raise ApiError(404, "game_not_found") from None
+        raise _stale(e.current) from None
+    hints: HintPool = request.app.state.hints
+    hints.cancel(game_id)
+    return game_state(saved)
+
+
+@router.post("/games/{game_id}/clock", summary="Pause or resume the clock (tab visibility)")
+def clock(game_id: str, body: ClockReport, request: Request) -> dict[str, Any]:
+    store = _store(request)
+    for _ in range(5):
+        record = _load(store, game_id)
+        record.session.set_clock(body.running)
+        if store.save_clock(record):
+            return game_state(record)
+    # the game keeps changing under us: its actions run the clock anyway
+    return game_state(_load(store, game_id))
+
+
+@router.post("/games/{game_id}/hint", summary="A hint for the game's current version")
+async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
+    store = _store(request)
+    record = await run_in_threadpool(_load, store, game_id)
+    if record.version != body.version:
+        raise _stale(record)
+    pool: HintPool = request.app.state.hints
+
+    async def moved_on() -> bool:
+        return await run_in_threadpool(store.version_of, game_id) != body.version
+
+    try:
+        answer = await pool.hint(
+            game_id, body.version, record.session.variant.id, record.session.position, moved_on
+        )
+    except HintBusy:
+        raise ApiError(503, "hint_busy", headers={"Retry-After": "1"}) from None
+    except HintUnavailable:
+        raise ApiError(503, "hint_unavailable", headers={"Retry-After": "1"}) from None
+    except HintCancelled:
+        raise _stale(await run_in_threadpool(_load, store, game_id)) from None
+    return {"version": body.version, **answer}
+
+
+def variant_or_error(variant: str) -> str:
+    try:
+        return get_variant(variant).id
+    except KeyError:
+        raise ApiError(400, "unknown_variant", {"variant": variant}) from None

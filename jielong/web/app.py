@@ -1,0 +1,218 @@
+"""The web application: JSON API, pages and static files.
+
+No rules here: the routes hand actions to :mod:`jielong.session`, which asks
+the rules' ``legal_moves``.  Settings come from one object, built from the
+environment for server worker processes (``JIELONG_*`` variables).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+from jielong.store import Store
+from jielong.web.hintpool import HintPool
+from jielong.web.i18n import message, negotiate
+
+PLAYER_COOKIE = "jl_player"
+_PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+STATIC_DIR = Path(__file__).with_name("static")
+
+
+@dataclass(frozen=True)
+class Settings:
+    database: str | None = None
+    """SQLAlchemy URL; ``None``: SQLite under the user's data directory."""
+    hint_workers: int = 2
+    hint_queue: int = 8
+    hint_seconds: float = 2.0
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        env = os.environ
+        return cls(
+            database=env.get("JIELONG_DATABASE") or None,
+            hint_workers=int(env.get("JIELONG_HINT_WORKERS", "2")),
+            hint_queue=int(env.get("JIELONG_HINT_QUEUE", "8")),
+            hint_seconds=float(env.get("JIELONG_HINT_SECONDS", "2.0")),
+        )
+
+    def to_env(self) -> dict[str, str]:
+        env = {
+            "JIELONG_HINT_WORKERS": str(self.hint_workers),
+            "JIELONG_HINT_QUEUE": str(self.hint_queue),
+            "JIELONG_HINT_SECONDS": str(self.hint_seconds),
+        }
+        if self.database:
+            env["JIELONG_DATABASE"] = self.database
+        return env
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, machine code, message parameters, and
+    ``extra`` fields for the body (``state`` beside ``error``)."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        params: dict[str, Any] | None = None,
+        *,
+        details: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.params = params or {}
+        self.details = details or {}
+        self.extra = extra or {}
+        self.headers = headers
+
+
+def language(request: Request) -> str:
+    return negotiate(
+        request.cookies.get("lang"),
+        request.query_params.get("lang"),
+        request.headers.get("accept-language"),
+    )
+
+
+def error_response(request: Request, error: ApiError) -> JSONResponse:
+    body: dict[str, Any] = {
+        "error": {
+            "code": error.code,
+            "message": message(error.code, language(request), **error.params),
+            **error.details,
+        },
+        **error.extra,
+    }
+    headers = {"Cache-Control": "no-store", **(error.headers or {})}
+    return JSONResponse(body, status_code=error.status, headers=headers)
+
+
+def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return error_response(request, ApiError(400, "malformed_json"))
+    first = errors[0] if errors else {}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    detail = f"{where}: {first.get('msg', '')}".strip(": ")
+    return error_response(
+        request,
+        ApiError(422, "invalid_request", {"detail": detail}, details={"field": where}),
+    )
+
+
+def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    codes = {404: "not_found", 405: "method_not_allowed"}
+    code = codes.get(exc.status_code, "invalid_request")
+    return error_response(
+        request,
+        ApiError(
+            exc.status_code,
+            code,
+            {"detail": str(exc.detail)},
+            headers=dict(exc.headers) if exc.headers else None,
+        ),
+    )
+
+
+class CachedStatic(StaticFiles):
+    """Static files, revalidated by ETag on each use: the files are not
+    fingerprinted, so a long cache lifetime would serve stale scripts."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code in (200, 304):
+            response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
+    settings = settings or Settings()
+    store = store or Store(settings.database)
+    pool = HintPool(settings.hint_workers, settings.hint_queue, settings.hint_seconds)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        pool.start(asyncio.get_running_loop())
+        try:
+            yield
+        finally:
+            pool.shutdown()
+
+    app = FastAPI(
+        title="jielong",
+        summary="Klondike and FreeCell: games, moves, hints and statistics.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.store = store
+    app.state.hints = pool
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(request, exc)
+
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
+
+    @app.middleware("http")
+    async def _player(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        # the anonymous player: a random id in an HttpOnly cookie
+        player = request.cookies.get(PLAYER_COOKIE) or ""
+        fresh = not _PLAYER_ID.fullmatch(player)
+        if fresh:
+            player = secrets.token_urlsafe(18)
+        request.state.player = player
+        response = await call_next(request)
+        if request.url.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        if fresh and not request.url.path.startswith("/static/"):
+            response.set_cookie(
+                PLAYER_COOKIE, player, max_age=5 * 365 * 86400, httponly=True, samesite="lax"
+            )
+        return response
+
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
+
+    from jielong.web import api_catalogue, api_games
+
+    app.include_router(api_games.router)
+    app.include_router(api_catalogue.router)
+    try:
+        pages = import_module("jielong.web.pages")
+    except ModuleNotFoundError as e:
+        if e.name != "jielong.web.pages":
+            raise
+    else:
+        app.include_router(pages.router)
+    if STATIC_DIR.is_dir():
+        app.mount("/static", CachedStatic(directory=STATIC_DIR), name="static")
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The app of a server worker process (``jielong serve``)."""
+    return create_app(Settings.from_env())

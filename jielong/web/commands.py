@@ -1,0 +1,73 @@
+"""``jielong serve``: the site on http://127.0.0.1:8000."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from jielong.web.app import Settings
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from jielong.store import Store
+
+    settings = Settings(
+        database=args.database,
+        hint_workers=args.hint_workers,
+        hint_queue=args.hint_queue,
+        hint_seconds=args.hint_seconds,
+    )
+    # create the schema once here, not in each worker process at the same time
+    Store(settings.database).close()
+    # worker processes build the app from the environment
+    os.environ.update(settings.to_env())
+    uvicorn.run(
+        "jielong.web.app:create_app_from_env",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        access_log=args.access_log,
+        log_level="info",
+    )
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError("must be between 0 and 600 seconds")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("serve", help="serve the site and its JSON API")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="sqlite:///path or postgresql://user@host/db "
+        "(default: SQLite in the user's data directory)",
+    )
+    p.add_argument("--workers", type=_positive, default=1, help="server processes (default 1)")
+    p.add_argument(
+        "--hint-workers", type=_positive, default=2, help="hint processes per server process"
+    )
+    p.add_argument(
+        "--hint-queue", type=int, default=8, help="hints waiting for a worker before 503"
+    )
+    p.add_argument("--hint-seconds", type=_seconds, default=2.0, help="hint deadline (default 2 s)")
+    p.add_argument("--access-log", action="store_true", help="log every request")
+    p.set_defaults(func=cmd_serve)

@@ -1,0 +1,201 @@
+"""Hints in a bounded process pool, off the event loop.
+
+At most ``workers + queue`` hint computations are submitted at once; past
+that, a request is refused at once (:class:`HintBusy`) instead of waiting, so
+memory stays bounded however many requests arrive.  One computation per game
+is in flight: a second request for the same game and version waits for the
+first one's answer.  An action on the game cancels the wait; a worker that
+is already computing finishes within its deadline and its answer is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+# Time past the solver's own deadline before the server gives up on a worker.
+GRACE_SECONDS = 3.0
+# How often a waiting request asks whether the game moved on elsewhere (another
+# server process may have taken the action).
+POLL_SECONDS = 0.5
+
+
+class HintBusy(Exception):
+    """The pool and its queue are full."""
+
+
+class HintCancelled(Exception):
+    """The game changed while its hint was being computed."""
+
+
+class HintUnavailable(Exception):
+    """No hint could be computed (no hint module, a failed or late worker)."""
+
+
+def compute(variant_id: str, position: Any, deadline_seconds: float) -> dict[str, Any]:
+    """Run in a worker: the hint as JSON-ready data."""
+    from jielong.solve.hints import compute_hint
+
+    hint = compute_hint(variant_id, position, deadline_seconds=deadline_seconds)
+    return {
+        "kind": hint.kind,
+        "move": None if hint.move is None else hint.move.to_json(),
+        "line": [m.to_json() for m in hint.line],
+        "source": hint.source,
+    }
+
+
+def _warm() -> None:
+    """Import the solvers in a fresh worker so that the first hint is quick."""
+    with contextlib.suppress(ImportError):
+        import jielong.solve.hints  # noqa: F401
+
+
+@dataclass
+class _Job:
+    version: int
+    result: asyncio.Future[dict[str, Any]]
+    cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class HintPool:
+    def __init__(self, workers: int = 2, queue: int = 8, deadline_seconds: float = 2.0) -> None:
+        self.workers = max(1, workers)
+        self.capacity = self.workers + max(0, queue)
+        self.deadline_seconds = deadline_seconds
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._submitted = 0
+        self._jobs: dict[str, _Job] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def submitted(self) -> int:
+        """Computations submitted and not yet finished."""
+        return self._submitted
+
+    @property
+    def waiting_games(self) -> int:
+        return len(self._jobs)
+
+    def start(self, loop: asyncio.AbstractEventLoop, *, warm: bool = True) -> None:
+        self._loop = loop
+        if warm:
+            executor = self._get_executor()
+            for _ in range(self.workers):
+                executor.submit(_warm)
+
+    def shutdown(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def _get_executor(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn: forking a threaded server process is unsafe
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._executor
+
+    def cancel(self, game_id: str) -> None:
+        """The game moved on: answer its waiting hint requests with
+        :class:`HintCancelled`.  Safe to call from any thread."""
+        loop = self._loop
+        if loop is None or game_id not in self._jobs:
+            return
+        loop.call_soon_threadsafe(self._cancel_now, game_id)
+
+    def _cancel_now(self, game_id: str) -> None:
+        job = self._jobs.pop(game_id, None)
+        if job is not None:
+            job.cancelled.set()
+
+    def _finished(self, _future: Future[dict[str, Any]]) -> None:
+        with self._lock:
+            self._submitted -= 1
+
+    async def hint(
+        self,
+        game_id: str,
+        version: int,
+        variant_id: str,
+        position: Any,
+        is_stale: Callable[[], Awaitable[bool]] | None = None,
+    ) -> dict[str, Any]:
+        """The hint for ``game_id`` at ``version``; raises :class:`HintBusy`,
+        :class:`HintCancelled` or :class:`HintUnavailable`."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        job = self._jobs.get(game_id)
+        if job is not None and job.version != version:
+            self._cancel_now(game_id)
+            job = None
+        if job is None:
+            job = self._submit(game_id, version, variant_id, position)
+        return await self._wait(game_id, job, is_stale)
+
+    def _submit(self, game_id: str, version: int, variant_id: str, position: Any) -> _Job:
+        with self._lock:
+            if self._submitted >= self.capacity:
+                raise HintBusy()
+            self._submitted += 1
+        try:
+            future = self._get_executor().submit(
+                compute, variant_id, position, self.deadline_seconds
+            )
+        except (BrokenProcessPool, RuntimeError):
+            self._finished(Future())
+            self._executor = None  # a worker died: start a fresh pool next time
+            raise HintUnavailable() from None
+        future.add_done_callback(self._finished)
+        job = _Job(version, asyncio.wrap_future(future))
+        self._jobs[game_id] = job
+
+        def forget(_: object) -> None:
+            if self._jobs.get(game_id) is job:
+                del self._jobs[game_id]
+
+        job.result.add_done_callback(forget)
+        return job
+
+    async def _wait(
+        self, game_id: str, job: _Job, is_stale: Callable[[], Awaitable[bool]] | None
+    ) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.deadline_seconds + GRACE_SECONDS
+        cancelled: asyncio.Future[Any] = asyncio.ensure_future(job.cancelled.wait())
+        try:
+            while True:
+                left = give_up - loop.time()
+                if left <= 0:
+                    raise HintUnavailable()
+                waiting: set[asyncio.Future[Any]] = {job.result, cancelled}
+                done, _ = await asyncio.wait(
+                    waiting,
+                    timeout=min(POLL_SECONDS, left),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if cancelled in done:
+                    raise HintCancelled()
+                if job.result in done:
+                    break
+                if is_stale is not None and await is_stale():
+                    self._cancel_now(game_id)
+                    raise HintCancelled()
+        finally:
+            cancelled.cancel()
+        try:
+            return job.result.result()
+        except BrokenProcessPool:
+            self._executor = None  # a worker died: start a fresh pool next time
+            raise HintUnavailable() from None
+        except Exception:  # no hint module yet, or the solver failed
+            raise HintUnavailable() from None

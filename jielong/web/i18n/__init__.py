@@ -1,0 +1,102 @@
+"""Message catalogues and language negotiation.
+
+Catalogues are flat JSON files ``<kind>.<lang>.json`` beside this module:
+``api`` holds the API's error messages (``error.<code>`` and
+``illegal.<reason>``), ``ui`` the pages' texts.  Messages are templates with
+``{name}`` parameters.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGES = ("zh-Hant", "zh-Hans", "en")
+DEFAULT_LANGUAGE = "zh-Hant"
+_HERE = Path(__file__).parent
+
+
+@cache
+def catalogue(kind: str, lang: str) -> dict[str, str]:
+    """The ``kind`` catalogue of ``lang``; keys it lacks come from the default
+    language's catalogue."""
+    if lang not in LANGUAGES or not kind.isidentifier():
+        raise KeyError(f"no catalogue {kind}.{lang}")
+    texts: dict[str, str] = json.loads((_HERE / f"{kind}.{lang}.json").read_text("utf-8"))
+    if lang != DEFAULT_LANGUAGE:
+        return {**catalogue(kind, DEFAULT_LANGUAGE), **texts}
+    return texts
+
+
+class _Keep(dict[str, Any]):
+    """Leaves a missing template parameter visible instead of failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def message(code: str, lang: str, **params: Any) -> str:
+    """The player's text for an error ``code`` (``illegal_move`` reads its
+    ``reason`` parameter)."""
+    texts = catalogue("api", lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
+    key = f"error.{code}"
+    if code == "illegal_move" and f"illegal.{params.get('reason')}" in texts:
+        key = f"illegal.{params['reason']}"
+    template = texts.get(key) or texts["error.unknown"]
+    return template.format_map(_Keep(params))
+
+
+def match_language(tag: str) -> str | None:
+    """One of our languages for a language tag, or ``None``.
+
+    >>> match_language("zh-TW"), match_language("zh-CN"), match_language("en-GB")
+    ('zh-Hant', 'zh-Hans', 'en')
+    """
+    tag = tag.strip().lower().replace("_", "-")
+    for lang in LANGUAGES:
+        if tag == lang.lower():
+            return lang
+    parts = tag.split("-")
+    if parts[0] == "zh":
+        # a script subtag decides; else the region does (mainland and
+        # Singapore write simplified characters)
+        if "hans" in parts or "cn" in parts or "sg" in parts or "my" in parts:
+            return "zh-Hans"
+        return "zh-Hant"
+    if parts[0] == "en":
+        return "en"
+    return None
+
+
+def from_accept_language(header: str) -> str | None:
+    """The best of our languages for an ``Accept-Language`` header.
+
+    >>> from_accept_language("fr;q=1, en;q=0.5, zh-CN;q=0.8")
+    'zh-Hans'
+    """
+    best: tuple[float, int, str] | None = None
+    for i, part in enumerate(header.split(",")[:32]):
+        tag, _, params = part.partition(";")
+        q = 1.0
+        name, _, value = params.strip().partition("=")
+        if name.strip() == "q":
+            try:
+                q = float(value)
+            except ValueError:
+                q = 0.0
+        lang = match_language(tag)
+        if lang is not None and q > 0 and (best is None or (-q, i) < best[:2]):
+            best = (-q, i, lang)
+    return None if best is None else best[2]
+
+
+def negotiate(cookie: str | None, query: str | None, accept_language: str | None) -> str:
+    """``lang`` cookie, else ``?lang=``, else Accept-Language, else zh-Hant."""
+    for choice in (cookie, query):
+        if choice:
+            lang = match_language(choice)
+            if lang is not None:
+                return lang
+    return from_accept_language(accept_language or "") or DEFAULT_LANGUAGE
