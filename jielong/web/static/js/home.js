@@ -1,0 +1,3 @@
+import { initLangSwitch } from "./langswitch.js";
+
+initLangSwitch();

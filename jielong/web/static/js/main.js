@@ -1,0 +1,600 @@
+// The table's controller: loads the game, turns gestures into actions, keeps
+// the view state, and schedules one redraw per frame. No rules here: what may
+// be played comes from the server's `moves`.
+import { api } from "./api.js";
+import { installSprite } from "./cardart.js";
+import { t, variant } from "./i18n.js";
+import { attachPointer, snapBack } from "./input.js";
+import { attachKeys } from "./keys.js";
+import { computeLayout } from "./layout.js";
+import { RunOverlay } from "./overlay.js";
+import * as P from "./panels.js";
+import { draw, markDests, motionAllowed } from "./render.js";
+import * as S from "./state.js";
+import { initLangSwitch } from "./langswitch.js";
+
+const $ = (id) => document.getElementById(id);
+const board = $("board");
+const hosts = { status: $("status"), hintbar: $("hintbar"), actions: $("actions"), panel: $("panel") };
+const toastEl = $("toast");
+
+const view = {
+  selection: null,
+  dests: [],
+  hint: null,
+  hintPending: false,
+  focus: null,
+  keyboard: false,
+  overlay: null,
+  auto: false,
+  viewBoard: false,
+  animate: false,
+};
+let game = null;
+let receivedAt = 0;
+let hintCtl = null;
+let frame = 0;
+let animateNext = false;
+const lastHTML = {};
+const overlay = new RunOverlay(document.body, (act) => overlayAct(act));
+
+// -- drawing ---------------------------------------------------------------
+
+function schedule(animate = false) {
+  animateNext = animateNext || animate;
+  if (!frame) frame = requestAnimationFrame(flush);
+}
+
+function put(name, html) {
+  if (lastHTML[name] === html) return;
+  lastHTML[name] = html;
+  hosts[name].innerHTML = html;
+}
+
+function elapsed() {
+  const c = game.counters;
+  return c.elapsed_ms + (c.clock_running && !game.flags.won ? performance.now() - receivedAt : 0);
+}
+
+function flush() {
+  frame = 0;
+  if (!game) return;
+  view.animate = animateNext;
+  animateNext = false;
+  if (!view.focus || !S.pileOrder(game).includes(view.focus)) view.focus = S.pileOrder(game).at(-1);
+  const layout = computeLayout(game, board.clientWidth, board.clientHeight);
+  draw(board, game, view, layout);
+  put("status", P.statusHTML(game, elapsed()));
+  put("actions", P.actionsHTML(game, view));
+  put("hintbar", P.hintbarHTML(view));
+  put("panel", P.panelHTML(game, view));
+  document.body.classList.toggle("has-panel", Boolean(lastHTML.panel));
+}
+
+function tick() {
+  if (game) put("status", P.statusHTML(game, elapsed()));
+}
+
+let toastTimer = 0;
+function toast(text) {
+  toastEl.textContent = text;
+  toastEl.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => toastEl.classList.remove("show"), 2600);
+}
+
+// -- the game and the server ------------------------------------------------
+
+function storageKey(state) {
+  return `jielong.game.${variant.id}${state.daily ? ".daily" : ""}`;
+}
+
+function adopt(state, animate = true) {
+  const changed = !game || game.id !== state.id || game.version !== state.version;
+  game = state;
+  receivedAt = performance.now();
+  if (changed) {
+    view.selection = null;
+    view.dests = [];
+    view.viewBoard = false;
+    closeOverlay();
+    if (view.hint && view.hint.version !== state.version) view.hint = null;
+  }
+  const url = new URL(location.href);
+  if (url.searchParams.get("game") !== state.id || url.searchParams.has("deal") || url.searchParams.has("daily")) {
+    url.search = `?game=${encodeURIComponent(state.id)}`;
+    history.replaceState(null, "", url);
+  }
+  try {
+    localStorage.setItem(storageKey(state), state.id);
+  } catch {
+    // storage may be unavailable (private mode); the URL still holds the game
+  }
+  schedule(animate && changed);
+}
+
+async function request(promise) {
+  try {
+    return await promise;
+  } catch (e) {
+    if (e?.name !== "AbortError") toast(t("error.network"));
+    return null;
+  }
+}
+
+function showError(res) {
+  toast(res?.body?.error?.message || t("error.network"));
+}
+
+async function act(data) {
+  if (!game) return false;
+  cancelHint();
+  const res = await request(api.act(game.id, { version: game.version, ...data }));
+  if (!res) return false;
+  if (res.status === 200) {
+    adopt(res.body);
+    return true;
+  }
+  const state = res.body?.state || res.body?.error?.state;
+  if (res.status === 409 && state) {
+    adopt(state, false);
+    return false;
+  }
+  showError(res);
+  schedule();
+  return false;
+}
+
+async function sendMove(move, dragged = null) {
+  view.selection = null;
+  view.dests = [];
+  const ok = await act({ type: "move", ...move });
+  if (!ok && dragged) snapBack(dragged);
+  return ok;
+}
+
+async function newGame(body) {
+  const res = await request(api.create({ variant: variant.id, ...body }));
+  if (!res) return;
+  if (res.status === 200 || res.status === 201) adopt(res.body);
+  else {
+    showError(res);
+    if (!game) await newGame({});
+  }
+}
+
+async function load() {
+  const params = new URLSearchParams(location.search);
+  const id = params.get("game");
+  if (id) {
+    const res = await request(api.get(id));
+    if (res?.status === 200) return adopt(res.body, false);
+    toast(t("error.notFound"));
+    return newGame({});
+  }
+  if (params.has("deal")) {
+    const deal = Number(params.get("deal"));
+    if (Number.isInteger(deal)) return newGame({ deal });
+    toast(t("deal.invalid"));
+  }
+  if (params.get("daily")) return newGame({ daily: true });
+  let stored = null;
+  try {
+    stored = localStorage.getItem(storageKey({ daily: null }));
+  } catch {
+    stored = null;
+  }
+  if (stored) {
+    const res = await request(api.get(stored));
+    if (res?.status === 200 && res.body.variant === variant.id && !res.body.flags.won) return adopt(res.body, false);
+  }
+  return newGame({});
+}
+
+// -- hints ------------------------------------------------------------------
+
+function cancelHint() {
+  if (hintCtl) hintCtl.abort();
+  hintCtl = null;
+  if (view.hintPending) {
+    view.hintPending = false;
+    schedule();
+  }
+}
+
+async function hint() {
+  if (!game || game.flags.won) return;
+  const shown = view.hint;
+  if (variant.hintPlaysOnSecondClick && shown?.move && shown.version === game.version) {
+    view.hint = null;
+    return sendMove(shown.move);
+  }
+  cancelHint();
+  const ctl = new AbortController();
+  hintCtl = ctl;
+  const version = game.version;
+  view.hint = null;
+  view.hintPending = true;
+  schedule();
+  const res = await request(api.hint(game.id, version, ctl.signal));
+  if (hintCtl === ctl) {
+    hintCtl = null;
+    view.hintPending = false;
+  }
+  if (ctl.signal.aborted || !res || game.version !== version) return schedule();
+  if (res.status === 200) {
+    const answer = res.body;
+    if (answer.kind === "none" || (!answer.move && !["no_progress", "unsolvable"].includes(answer.kind))) {
+      toast(t("hint.none"));
+    } else {
+      view.hint = { ...answer, version };
+      if (answer.move) ghost(answer.move);
+    }
+  } else if (res.status === 429 || res.status === 503) toast(t("hint.busy"));
+  else if (res.status !== 409) toast(res.body?.error?.message || t("hint.failed"));
+  schedule();
+}
+
+// A translucent copy of the hinted cards glides from source to target.
+function ghost(move) {
+  requestAnimationFrame(() => {
+    const from = [...board.querySelectorAll(`[data-pile="${move.from}"] .card[data-card]`)].slice(-move.count);
+    const to = board.querySelector(`[data-pile="${move.to}"]`);
+    if (!from.length || !to) return;
+    const target = to.querySelector(".card:last-of-type") || to;
+    const tr = target.getBoundingClientRect();
+    const fr = from[0].getBoundingClientRect();
+    const dy = tr.top - fr.top + (to.dataset.pile.startsWith("tableau") && target !== to ? tr.height * 0.3 : 0);
+    const dx = tr.left - fr.left;
+    for (const el of from) {
+      const r = el.getBoundingClientRect();
+      const copy = el.cloneNode(true);
+      copy.removeAttribute("data-card");
+      copy.removeAttribute("data-key");
+      copy.setAttribute("aria-hidden", "true");
+      copy.className += " ghost";
+      Object.assign(copy.style, { position: "fixed", left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+      document.body.append(copy);
+      const end = `translate(${dx}px, ${dy}px)`;
+      if (motionAllowed()) {
+        copy.animate([{ transform: "none", opacity: 0.9 }, { transform: end, opacity: 0.75 }], { duration: 190, easing: "ease-out", fill: "forwards" });
+      } else copy.style.transform = end;
+      setTimeout(() => copy.remove(), 1200);
+    }
+  });
+}
+
+// -- auto-complete ----------------------------------------------------------
+
+async function autocomplete() {
+  if (view.auto) {
+    view.auto = false;
+    return schedule();
+  }
+  view.auto = true;
+  schedule();
+  while (view.auto && game && game.flags.autocomplete && !game.flags.won) {
+    const ok = await act({ type: "autocomplete_step" });
+    if (!ok) break;
+    await new Promise((r) => setTimeout(r, motionAllowed() ? 120 : 0));
+  }
+  view.auto = false;
+  schedule();
+}
+
+function finish() {
+  if (!game) return;
+  if (variant.finishing === "autocollect") {
+    if (game.flags.autocollect) act({ type: "autocollect" });
+  } else if (view.auto || game.flags.autocomplete) autocomplete();
+}
+
+// -- selection and gestures -------------------------------------------------
+
+function pileState(pile) {
+  const [kind, index] = pile.split(":");
+  return kind === "tableau" ? game.position.tableau[Number(index)] : null;
+}
+
+// How many cards a press on card `index` of `pile` picks up (0: none).
+function countFrom(pile, index) {
+  if (index === null || index === undefined) return 0;
+  const kind = pile.split(":")[0];
+  if (kind === "tableau") {
+    const p = pileState(pile);
+    return index >= p.down ? p.down + p.up.length - index : 0;
+  }
+  if (kind === "waste") return index === game.position.waste.length - 1 ? 1 : 0;
+  return S.faceUp(game, pile).length ? 1 : 0;
+}
+
+function clearSelection() {
+  view.selection = null;
+  view.dests = [];
+  schedule();
+}
+
+function select(pile, count) {
+  view.selection = { pile, count };
+  view.dests = S.destinations(game, pile, count);
+  schedule();
+}
+
+function sourceClick(pile, count) {
+  const plan = S.clickPlan(game, pile, count, variant.family);
+  // a foundation card only ever moves when asked twice: never by one stray tap
+  if (plan.kind === "send" && !pile.startsWith("foundation:")) return sendMove(plan.move);
+  select(pile, count);
+}
+
+function drawStock() {
+  clearSelection();
+  return act({ type: "draw" });
+}
+
+function target(pile, index) {
+  const sel = view.selection;
+  if (pile === sel.pile) {
+    const count = countFrom(pile, index);
+    if (count && count !== sel.count) return sourceClick(pile, count);
+    return clearSelection();
+  }
+  if (view.dests.includes(pile)) return sendMove({ from: sel.pile, to: pile, count: sel.count });
+  const count = countFrom(pile, index);
+  if (count && S.hasMoves(game, pile, count)) return sourceClick(pile, count);
+  // not a legal target: the server says why, and nothing changes
+  return sendMove({ from: sel.pile, to: pile, count: sel.count });
+}
+
+function tap(pile, index) {
+  if (!game) return;
+  view.keyboard = false;
+  view.focus = pile;
+  closeOverlay();
+  if (pile === "stock") return drawStock();
+  if (view.selection) return target(pile, index);
+  const count = countFrom(pile, index);
+  if (count) sourceClick(pile, count);
+  else schedule();
+}
+
+function openOverlay(pile, count, anchor) {
+  const p = pileState(pile);
+  if (!p || !p.up.length) return false;
+  count = Math.max(1, Math.min(count, p.up.length));
+  view.overlay = { pile, count, max: p.up.length };
+  view.selection = null;
+  view.dests = [];
+  overlay.show(overlayRun(), anchor);
+  schedule();
+  return true;
+}
+
+function overlayRun() {
+  const { pile, count, max } = view.overlay;
+  const up = pileState(pile).up;
+  return { card: up[up.length - count], count, max, limit: S.handLimit(game) };
+}
+
+function closeOverlay() {
+  if (!view.overlay) return;
+  view.overlay = null;
+  overlay.hide();
+  schedule();
+}
+
+function overlayAct(act) {
+  const run = view.overlay;
+  if (!run) return;
+  if (act === "close") return closeOverlay();
+  if (act === "confirm") {
+    closeOverlay();
+    return select(run.pile, run.count);
+  }
+  run.count = Math.max(1, Math.min(run.max, run.count + (act === "up" ? 1 : -1)));
+  overlay.show(overlayRun());
+  schedule();
+}
+
+function pileAnchor(pile) {
+  const r = board.querySelector(`[data-pile="${pile}"]`)?.getBoundingClientRect();
+  return r ? { x: r.left + r.width / 2, y: r.top + r.width * 3.2 } : null;
+}
+
+attachPointer(board, {
+  pickable(pile, index) {
+    if (!game || pile === "stock") return null;
+    let count = countFrom(pile, index);
+    const sel = view.selection;
+    if (sel && sel.pile === pile && count && count < sel.count) count = sel.count;
+    if (!count) return null;
+    const kind = pile.split(":")[0];
+    let startIndex = 0;
+    if (kind === "tableau") {
+      const p = pileState(pile);
+      startIndex = p.down + p.up.length - count;
+    } else if (kind === "waste") startIndex = game.position.waste.length - 1;
+    return { count, startIndex };
+  },
+  dragStart(pile, count) {
+    cancelHint();
+    closeOverlay();
+    view.dests = S.destinations(game, pile, count);
+    markDests(board, view.dests, null);
+  },
+  dragOver(over) {
+    markDests(board, view.dests, view.dests.includes(over) ? over : null);
+  },
+  dragEnd() {
+    view.dests = view.selection ? S.destinations(game, view.selection.pile, view.selection.count) : [];
+    schedule();
+  },
+  drop(from, count, to, dragged) {
+    const legal = S.destinations(game, from, count).includes(to);
+    if (!to || to === from || to === "stock") {
+      snapBack(dragged);
+      view.dests = view.selection ? view.dests : [];
+      return schedule();
+    }
+    if (!legal) snapBack(dragged);
+    sendMove({ from, to, count }, legal ? dragged : null);
+  },
+  tap,
+  longPress(pile, index, x, y) {
+    if (!game || !pile.startsWith("tableau:")) return false;
+    cancelHint();
+    return openOverlay(pile, countFrom(pile, index) || 1, { x, y });
+  },
+  overlaySlide: (x, y) => overlay.slide(x, y),
+  overlayRelease: (x, y) => overlayAct(overlay.release(x, y)),
+});
+
+// -- keyboard ---------------------------------------------------------------
+
+function activate() {
+  const pile = view.focus;
+  if (view.overlay && view.overlay.pile === pile) return overlayAct("confirm");
+  closeOverlay();
+  if (pile === "stock") return drawStock();
+  if (view.selection) {
+    if (pile === view.selection.pile) return clearSelection();
+    return sendMove({ from: view.selection.pile, to: pile, count: view.selection.count });
+  }
+  if (countFrom(pile, pile.startsWith("tableau:") ? lastIndex(pile) : pile === "waste" ? game.position.waste.length - 1 : 0)) {
+    return sourceClick(pile, 1);
+  }
+}
+
+function lastIndex(pile) {
+  const p = pileState(pile);
+  return p.down + p.up.length - 1;
+}
+
+function escape() {
+  if (view.overlay) return closeOverlay();
+  if (lastHTML.panel && game?.flags.won) {
+    view.viewBoard = true;
+    return schedule();
+  }
+  if (view.hint) view.hint = null;
+  clearSelection();
+}
+
+attachKeys(board, {
+  focusStep(step) {
+    if (!game) return;
+    closeOverlay();
+    view.keyboard = true;
+    view.focus = S.nextFocus(S.pileOrder(game), view.focus, step);
+    schedule();
+  },
+  runStep(step) {
+    if (!game || !view.focus?.startsWith("tableau:")) return;
+    view.keyboard = true;
+    if (view.overlay && view.overlay.pile === view.focus) return overlayAct(step > 0 ? "up" : "down");
+    if (step > 0) openOverlay(view.focus, 2, pileAnchor(view.focus));
+  },
+  activate() {
+    if (!game) return;
+    view.keyboard = true;
+    activate();
+  },
+  draw: () => game && variant.family === "klondike" && drawStock(),
+  escape,
+  undo: () => act({ type: "undo" }),
+  hint,
+  newGame: () => newGame({}),
+  finish,
+  focusIn(pile) {
+    view.focus = pile;
+    view.keyboard = true;
+  },
+});
+
+// -- buttons, forms, clock --------------------------------------------------
+
+async function command(name) {
+  if (!game) return;
+  switch (name) {
+    case "undo":
+      return act({ type: "undo" });
+    case "hint":
+      return hint();
+    case "new":
+    case "again":
+      return newGame({});
+    case "restart":
+      return act({ type: "restart" });
+    case "autocomplete":
+    case "stop":
+      return autocomplete();
+    case "autocollect":
+      return act({ type: "autocollect" });
+    case "view":
+      view.viewBoard = true;
+      return schedule();
+    case "dismiss":
+      view.hint = null;
+      return schedule();
+    case "copy":
+      try {
+        await navigator.clipboard.writeText(game.deal_id);
+        toast(t("win.copied", { id: game.deal_id }));
+      } catch {
+        toast(game.deal_id);
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+document.addEventListener("click", (e) => {
+  const button = e.target.closest("button[data-act]");
+  if (!button || button.closest(".run-overlay") || !document.querySelector("main.play")?.contains(button)) return;
+  command(button.dataset.act);
+});
+
+hosts.actions.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const value = Number(new FormData(e.target).get("deal"));
+  if (!Number.isInteger(value) || value < 1 || value > 1000000) return toast(t("deal.invalid"));
+  newGame({ deal: value });
+});
+
+// The deal-number box says whether a deal is solvable before it is opened.
+let dealCheck = 0;
+hosts.actions.addEventListener("input", (e) => {
+  if (e.target.name !== "deal") return;
+  const n = Number(e.target.value);
+  const out = hosts.actions.querySelector(".deal-check");
+  const ticket = ++dealCheck;
+  if (!Number.isInteger(n) || n < 1 || n > 1000000) {
+    out.textContent = "";
+    return;
+  }
+  setTimeout(async () => {
+    if (ticket !== dealCheck) return;
+    const res = await request(api.deals(variant.id, n, 1));
+    if (ticket !== dealCheck || res?.status !== 200 || !res.body.deals?.length) return;
+    const d = res.body.deals[0];
+    out.textContent = t(d.unsolvable ? "deal.unsolvable" : "deal.solvable", { n: d.deal });
+    out.classList.toggle("bad", d.unsolvable);
+  }, 250);
+});
+
+document.addEventListener("visibilitychange", async () => {
+  if (!game || game.flags.won) return;
+  const res = await request(api.clock(game.id, !document.hidden));
+  if (res?.status === 200) adopt(res.body, false);
+});
+
+window.addEventListener("resize", () => {
+  closeOverlay();
+  schedule();
+});
+setInterval(tick, 500);
+
+installSprite();
+initLangSwitch();
+load();

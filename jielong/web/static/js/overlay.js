@@ -1,0 +1,95 @@
+// The long-press overlay 「從 X 起 N 張」: arrows move the run's start, and
+// can be reached by sliding the finger without lifting it.
+import { isRed, rankText } from "./cardart.js";
+import { cardName, t } from "./i18n.js";
+
+const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const REPEAT_MS = 380;
+
+export function shortCard(code) {
+  return `${SYMBOL[code[1]]}${rankText(code)}`;
+}
+
+export class RunOverlay {
+  constructor(host, onAct) {
+    this.host = host;
+    this.onAct = onAct;
+    this.el = null;
+    this.hover = null;
+    this.repeat = null;
+  }
+
+  get open() {
+    return this.el !== null;
+  }
+
+  show(run, anchor) {
+    if (!this.el) {
+      this.el = document.createElement("div");
+      this.el.className = "run-overlay";
+      this.el.setAttribute("role", "dialog");
+      this.el.addEventListener("click", (e) => {
+        const act = e.target.closest("[data-act]")?.dataset.act;
+        if (act) this.onAct(act);
+      });
+      this.host.append(this.el);
+    }
+    const colour = isRed(run.card) ? "red" : "black";
+    const label = t("overlay.run", { card: shortCard(run.card), n: run.count });
+    const tooLong = run.limit !== null && run.count > run.limit ? t("overlay.tooLong", { n: run.count, m: run.limit }) : "";
+    this.el.setAttribute("aria-label", label);
+    this.el.innerHTML =
+      `<button type="button" class="close" data-act="close" aria-label="${t("action.close")}">×</button>` +
+      `<button type="button" class="arrow" data-act="up" aria-label="${t("overlay.up")}" ${run.count >= run.max ? "disabled" : ""}>▲</button>` +
+      `<button type="button" class="preview" data-act="confirm" aria-label="${t("overlay.confirm")}: ${cardName(run.card)}">` +
+      `<span class="mini ${colour}">${shortCard(run.card)}</span>` +
+      `<span class="label">${label}</span>` +
+      (tooLong ? `<span class="too-long">${tooLong}</span>` : "") +
+      `</button>` +
+      `<button type="button" class="arrow" data-act="down" aria-label="${t("overlay.down")}" ${run.count <= 1 ? "disabled" : ""}>▼</button>`;
+    if (anchor) {
+      const w = Math.min(220, window.innerWidth - 16);
+      this.el.style.width = `${w}px`;
+      const x = Math.max(8, Math.min(window.innerWidth - w - 8, anchor.x - w / 2));
+      const y = Math.max(8, Math.min(window.innerHeight - 220, anchor.y - 200));
+      this.el.style.left = `${x}px`;
+      this.el.style.top = `${y}px`;
+    }
+  }
+
+  hide() {
+    this.stopRepeat();
+    this.el?.remove();
+    this.el = null;
+    this.hover = null;
+  }
+
+  actAt(x, y) {
+    const hit = document.elementFromPoint(x, y)?.closest("[data-act]");
+    return hit && this.el?.contains(hit) ? hit.dataset.act : null;
+  }
+
+  // The finger slides while still pressed: entering an arrow steps once, and
+  // staying on it keeps stepping.
+  slide(x, y) {
+    const act = this.actAt(x, y);
+    if (act === this.hover) return;
+    this.hover = act;
+    this.stopRepeat();
+    for (const b of this.el?.querySelectorAll(".arrow") || []) b.classList.toggle("hot", b.dataset.act === act);
+    if (act === "up" || act === "down") {
+      this.onAct(act);
+      this.repeat = setInterval(() => this.onAct(act), REPEAT_MS);
+    }
+  }
+
+  release(x, y) {
+    this.stopRepeat();
+    return this.actAt(x, y) === "close" ? "close" : "confirm";
+  }
+
+  stopRepeat() {
+    if (this.repeat) clearInterval(this.repeat);
+    this.repeat = null;
+  }
+}

@@ -1,0 +1,100 @@
+// Status bar, action bar, hint bar, panels and the toast: drawn from the
+// game and view state; buttons carry data-act and the controller handles them.
+import { formatTime, pileName, t, variant } from "./i18n.js";
+
+function button(act, label, extra = "") {
+  return `<button type="button" data-act="${act}" ${extra}>${label}</button>`;
+}
+
+export function statusHTML(game, elapsed) {
+  const c = game.counters;
+  const items = [
+    `<span class="moves">${t("status.moves", { n: c.moves })}</span>`,
+    `<span class="time">${t("status.time", { t: formatTime(elapsed) })}</span>`,
+  ];
+  if (variant.family === "klondike") items.push(`<span class="recycles">${t("status.recycles", { n: c.recycles })}</span>`);
+  if (game.limits) items.push(`<span class="limit">${t("status.limit", { n: game.limits.to_card })}</span>`);
+  if (game.daily) items.push(`<span class="daily">${t("status.daily", { date: game.daily })}</span>`);
+  items.push(
+    game.deal_id
+      ? `<span class="deal-id">${t("status.deal", { id: game.deal_id })}</span>`
+      : `<span class="deal-id">${t("status.custom")}</span>`,
+  );
+  if (game.unsolvable) items.push(`<span class="unsolvable">${t("status.unsolvable")}</span>`);
+  return items.join("");
+}
+
+export function actionsHTML(game, view) {
+  const f = game.flags;
+  const out = [button("undo", t("action.undo"), f.can_undo ? "" : "disabled"), button("hint", t("action.hint"), view.hintPending ? 'aria-busy="true"' : "")];
+  let third;
+  let newElsewhere = true;
+  if (variant.finishing === "autocollect") {
+    third = button("autocollect", t("action.autocollect"), f.autocollect && !f.won ? "" : "disabled");
+  } else if (view.auto) {
+    third = button("stop", t("action.stop"), 'class="third on"');
+  } else if (f.autocomplete && !f.won) {
+    third = button("autocomplete", t("action.autocomplete"), 'class="third"');
+  } else {
+    third = button("new", t("action.new"), 'class="third"');
+    newElsewhere = false;
+  }
+  out.push(third, button("restart", t("action.restart")));
+  if (newElsewhere) out.push(button("new", t("action.new")));
+  out.push(`<a class="rules-link" href="/rules/${variant.id}">${t("action.rules")}</a>`);
+  if (variant.numberedDeals) {
+    out.push(
+      `<form class="dealbox" data-form="deal"><label>${t("deal.label")} ` +
+        `<input name="deal" type="number" min="1" max="1000000" inputmode="numeric" value="${game.deal ?? ""}"></label>` +
+        `<button type="submit">${t("deal.go")}</button><span class="deal-check" aria-live="polite"></span></form>`,
+    );
+  }
+  return out.join("");
+}
+
+function exits(list) {
+  const labels = { undo: "action.undo", hint: "action.hint", restart: "action.restart", new: "action.new", again: "win.again", view: "win.view", dismiss: "action.close" };
+  return `<div class="exits">${list.map((a) => button(a, t(labels[a]))).join("")}</div>`;
+}
+
+export function hintbarHTML(view) {
+  const h = view.hint;
+  if (view.hintPending) return `<div class="bar thinking"><span class="spinner" aria-hidden="true"></span>${t("hint.thinking")}</div>`;
+  if (!h) return "";
+  if (h.kind === "no_progress") return `<div class="bar warn"><span>${t("hint.noProgress")}</span>${exits(["undo", "hint", "restart", "new", "dismiss"])}</div>`;
+  if (h.kind === "unsolvable") return `<div class="bar warn"><span>${t("hint.unsolvable")}</span>${exits(["undo", "hint", "restart", "new", "dismiss"])}</div>`;
+  if (h.move) {
+    const text = t("hint.move", { from: pileName(h.move.from), to: pileName(h.move.to) });
+    const again = variant.hintPlaysOnSecondClick ? ` <span class="again">${t("hint.again")}</span>` : "";
+    return `<div class="bar info"><span>${text}${again}</span></div>`;
+  }
+  return "";
+}
+
+export function panelHTML(game, view) {
+  const c = game.counters;
+  if (game.flags.won && !view.viewBoard) {
+    const lines = [
+      t("win.time", { t: formatTime(c.elapsed_ms) }),
+      t("win.moves", { n: c.moves }),
+      ...(variant.family === "klondike" ? [t("win.recycles", { n: c.recycles })] : []),
+      t("win.home", { n: c.foundation_cards }),
+    ];
+    const id = game.deal_id
+      ? `<button type="button" class="copy" data-act="copy" title="${t("win.copy")}">${t("status.deal", { id: game.deal_id })}</button>`
+      : "";
+    return (
+      `<div class="panel win" role="dialog" aria-modal="false" aria-labelledby="win-title"><h2 id="win-title">${t("win.title")}</h2>` +
+      `<ul class="figures">${lines.map((l) => `<li>${l}</li>`).join("")}</ul>${id}` +
+      `${exits(["again", "restart", "view"])}</div>`
+    );
+  }
+  if (game.flags.no_legal_move && !game.flags.won && !view.viewBoard) {
+    const list = variant.family === "klondike" ? ["undo", "restart", "again", "view"] : ["undo", "restart", "again"];
+    return (
+      `<div class="panel stuck" role="dialog" aria-labelledby="stuck-title"><h2 id="stuck-title">${t("stuck.title")}</h2>` +
+      `<p>${t("stuck.body")}</p>${exits(list)}</div>`
+    );
+  }
+  return "";
+}

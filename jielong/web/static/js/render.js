@@ -1,0 +1,145 @@
+// Drawing the table: one rebuild of the board per frame from the game state
+// and the view state, then a short FLIP animation of the cards that moved.
+import { faceSVG, isRed, suitSVG } from "./cardart.js";
+import { cardName, pileName, t, variant } from "./i18n.js";
+import { cardTops } from "./layout.js";
+
+const SUITS = ["C", "D", "H", "S"];
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+export function motionAllowed() {
+  return !reducedMotion.matches;
+}
+
+function cardHTML(code, key, index, style, classes = "") {
+  const colour = isRed(code) ? "red" : "black";
+  return (
+    `<div class="card ${colour} ${classes}" data-card="${code}" data-key="${code}" data-index="${index}"` +
+    ` role="img" aria-label="${cardName(code)}" style="${style}">${faceSVG(code)}</div>`
+  );
+}
+
+function downHTML(key, index, style) {
+  return `<div class="card down" data-key="${key}" data-index="${index}" role="img" aria-label="${t("card.down")}" style="${style}"></div>`;
+}
+
+function pileLabel(id, down, up) {
+  const parts = [pileName(id)];
+  if (id === "stock") return down ? t("pile.stock", { n: down }) : t("pile.stockEmpty");
+  if (!down && !up.length) parts.push(t("pile.empty"));
+  if (down) parts.push(t("pile.down", { n: down }));
+  if (up.length) parts.push(t("pile.top", { card: cardName(up[up.length - 1]) }));
+  return parts.join(t("lang.sep"));
+}
+
+function box(r) {
+  return `left:${r.x}px;top:${r.y}px;width:${r.w}px;height:${r.h}px`;
+}
+
+function pileHTML(id, rect, inner, label, view, extra = "") {
+  const kind = id.split(":")[0];
+  const cls = [
+    "pile",
+    kind,
+    view.dests.includes(id) ? "dest" : "",
+    view.hint?.move?.to === id ? "hint-dst" : "",
+    view.focus === id ? "focus" : "",
+    extra,
+  ].join(" ");
+  const tab = view.focus === id ? 0 : -1;
+  return `<div class="${cls}" data-pile="${id}" role="group" tabindex="${tab}" aria-label="${label}" style="${box(rect)}"><div class="slot"></div>${inner}</div>`;
+}
+
+function runClasses(view, id, index, length) {
+  const classes = [];
+  const sel = view.selection;
+  if (sel && sel.pile === id && index >= length - sel.count) classes.push("sel");
+  const run = view.overlay;
+  if (run && run.pile === id && index >= length - run.count) classes.push("run");
+  const hint = view.hint?.move;
+  if (hint && hint.from === id && index >= length - hint.count) classes.push("hint-src");
+  return classes.join(" ");
+}
+
+export function boardHTML(game, view, layout) {
+  const p = game.position;
+  const { ch, cw, piles, fans } = layout;
+  const size = `width:${cw}px;height:${ch}px`;
+  const out = [];
+  if (p.stock !== undefined && p.stock !== null) {
+    const inner = p.stock
+      ? downHTML("stock", 0, `left:0;top:0;${size}`) + `<span class="badge">${p.stock}</span>`
+      : `<span class="recycle" aria-hidden="true">↻</span>`;
+    out.push(pileHTML("stock", piles.stock, inner, pileLabel("stock", p.stock, []), view));
+    const shown = p.waste.slice(-3);
+    const waste = shown
+      .map((code, i) => {
+        const index = p.waste.length - shown.length + i;
+        const top = i === shown.length - 1;
+        const cls = top ? runClasses(view, "waste", 0, 1) : "under";
+        return cardHTML(code, code, index, `left:${i * layout.wasteShift}px;top:0;${size}`, cls);
+      })
+      .join("");
+    out.push(pileHTML("waste", piles.waste, waste, pileLabel("waste", 0, shown), view));
+  }
+  (p.cells || []).forEach((code, i) => {
+    const id = `cell:${i}`;
+    const inner = code ? cardHTML(code, code, 0, `left:0;top:0;${size}`, runClasses(view, id, 0, 1)) : "";
+    out.push(pileHTML(id, piles[id], inner, pileLabel(id, 0, code ? [code] : []), view));
+  });
+  p.foundations.forEach((code, i) => {
+    const id = `foundation:${i}`;
+    const mark = variant?.foundationsBySuit ? `<span class="mark">${suitSVG(SUITS[i])}</span>` : `<span class="mark ace">A</span>`;
+    const inner = mark + (code ? cardHTML(code, code, 0, `left:0;top:0;${size}`, runClasses(view, id, 0, 1)) : "");
+    out.push(pileHTML(id, piles[id], inner, pileLabel(id, 0, code ? [code] : []), view, variant?.foundationsBySuit ? `suit-${SUITS[i]}` : ""));
+  });
+  p.tableau.forEach((pile, i) => {
+    const id = `tableau:${i}`;
+    const tops = cardTops(pile.down, pile.up.length, fans[id]);
+    const length = pile.down + pile.up.length;
+    let inner = "";
+    for (let k = 0; k < pile.down; k++) inner += downHTML(`${id}#${k}`, k, `left:0;top:${tops[k]}px;${size}`);
+    pile.up.forEach((code, j) => {
+      const index = pile.down + j;
+      inner += cardHTML(code, code, index, `left:0;top:${tops[index]}px;${size}`, runClasses(view, id, index, length));
+    });
+    out.push(pileHTML(id, piles[id], inner, pileLabel(id, pile.down, pile.up), view));
+  });
+  return out.join("");
+}
+
+export function draw(board, game, view, layout) {
+  const before = new Map();
+  const animate = motionAllowed() && view.animate;
+  if (animate) for (const el of board.querySelectorAll(".card[data-key]")) before.set(el.dataset.key, el.getBoundingClientRect());
+  const hadFocus = board.contains(document.activeElement);
+  board.style.setProperty("--cw", `${layout.cw}px`);
+  board.style.setProperty("--ch", `${layout.ch}px`);
+  board.innerHTML = boardHTML(game, view, layout);
+  board.dataset.version = String(game.version);
+  if (hadFocus || view.keyboard) board.querySelector(`[data-pile="${view.focus}"]`)?.focus({ preventScroll: true });
+  if (!animate) return;
+  const stockRect = board.querySelector('[data-pile="stock"]')?.getBoundingClientRect();
+  const drew = game.last && (game.last.type === "draw" || game.last.from === "stock");
+  for (const el of board.querySelectorAll(".card[data-key]")) {
+    let old = before.get(el.dataset.key);
+    if (!old && stockRect && el.closest('[data-pile="waste"]') && drew) old = stockRect;
+    if (!old) continue;
+    const now = el.getBoundingClientRect();
+    const dx = old.left - now.left;
+    const dy = old.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
+      duration: 160,
+      easing: "ease-out",
+    });
+  }
+}
+
+// Mark the legal destinations during a drag without rebuilding the board.
+export function markDests(board, dests, over) {
+  for (const el of board.querySelectorAll("[data-pile]")) {
+    el.classList.toggle("dest", dests.includes(el.dataset.pile));
+    el.classList.toggle("over", el.dataset.pile === over);
+  }
+}
