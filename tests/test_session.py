@@ -1,0 +1,327 @@
+"""The game session: undo steps, move counting, clock, finishing, flags."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jielong.rules.core import Illegal, Move, Pile
+from jielong.session import ActionError, IllegalAction, Session, Step
+
+T = [Pile("tableau", i) for i in range(8)]
+C = [Pile("cell", i) for i in range(4)]
+F = [Pile("foundation", i) for i in range(4)]
+STOCK, WASTE = Pile("stock"), Pile("waste")
+
+# Every card on the foundations but the kings, which end four columns.
+FREECELL_KINGS = """\
+Foundations: H-Q C-Q D-Q S-Q
+KH
+KC
+KD
+KS
+:
+:
+:
+:
+"""
+
+# As above, but the spade queen and king sit in one column with the queen
+# under the king: the king cannot go up by foundation moves alone.
+FREECELL_BLOCKED = """\
+Foundations: H-Q C-Q D-Q S-J
+KH
+KC
+KD
+QS KS
+:
+:
+:
+:
+"""
+
+# Klondike, stock and waste empty, seven black face-up cards that fit nowhere.
+KLONDIKE_STUCK = """\
+Stock:
+Waste:
+Foundations: - - - -
+: | 2C
+: AH AD AS AC 3H 3D | 4C
+: 2H 2D 3C 3S 4H 4D | 6C
+: 4S 5H 5D 5C 5S 6H 6D | 8C
+: 6S 7H 7D 7C 7S 8H 8D 8S 9H 9D | TC
+: 9C 9S TH TD TS JH JD JC JS QH QD | QC
+: QS KH KD KC KS | 2S
+"""
+
+# Klondike with every tableau card face up and the waste recycled once.
+KLONDIKE_OPEN = """\
+Stock: TS 9S 8S 7S 6S 5S 4S 3S 2S
+Waste:
+Foundations: QC QD JH AS
+Recycles: 1
+: | KC
+: | KD
+: | KH
+: | KS QH
+: | QS
+: | JS
+: |
+"""
+
+
+def test_a_run_move_counts_one_and_cell_to_cell_counts_nothing() -> None:
+    s = Session("freecell", deal=1)
+    s.move(Move(T[0], C[0]))
+    assert s.moves_count == 1
+    s.move(Move(C[0], C[1]))
+    assert s.moves_count == 1
+    assert len(s.steps) == 2
+    s.undo()
+    assert s.moves_count == 1 and s.position.cells[0] is not None
+    s.undo()
+    assert s.moves_count == 0 and s.position == s.start
+
+
+def test_run_move_is_one_step() -> None:
+    s = Session("freecell", deal=617)
+    rng = random.Random(5)
+    for _ in range(400):
+        runs = [m for m in s.legal_moves() if m.count > 1]
+        if runs:
+            before = s.moves_count
+            s.move(runs[0])
+            assert s.moves_count == before + 1
+            assert s.steps[-1] == Step("move", (runs[0],))
+            return
+        s.move(rng.choice(s.legal_moves()))
+    pytest.fail("no run move found in a random playout")
+
+
+def test_illegal_move_changes_nothing_and_names_the_reason() -> None:
+    s = Session("freecell", deal=1)
+    before = (s.position, s.moves_count, len(s.steps))
+    with pytest.raises(IllegalAction) as err:
+        s.move(Move(T[0], F[0]))
+    assert err.value.reason in (Illegal.FOUNDATION_WRONG_RANK, Illegal.FOUNDATION_WRONG_SUIT)
+    assert (s.position, s.moves_count, len(s.steps)) == before
+
+
+def test_run_too_long_carries_count_and_limit() -> None:
+    # kongdang with no free cell and no empty column moves one card at a time
+    text = """\
+Freecells: 2C 3C 4C 5C
+KS QH JS
+KC
+KD
+KH
+QS QD QC JH JD JC TS TH TD TC 9S 9H 9D 9C
+8S 8H 8D 8C 7S 7H 7D 7C
+6S 6H 6D 6C 5S 5H 5D
+4S 4H 4D 3S 3H 3D 2S 2H 2D AS AH AD AC
+"""
+    s = Session("kongdang", start_text=text)
+    with pytest.raises(IllegalAction) as err:
+        s.move(Move(T[0], T[1], 2))
+    assert err.value.reason is Illegal.RUN_TOO_LONG
+    assert err.value.details == {"count": 2, "limit": 1}
+
+
+def test_restart_is_an_undo_step_and_resets_the_count() -> None:
+    s = Session("klondike-3", deal=3)
+    s.draw()
+    s.draw()
+    assert s.moves_count == 2
+    s.restart()
+    assert s.position == s.start and s.moves_count == 0
+    s.undo()
+    assert s.moves_count == 2 and len(s.position.waste) == 6
+    with pytest.raises(ActionError) as err:
+        Session("klondike-3", deal=3).restart()
+    assert err.value.code == "nothing_to_restart"
+
+
+def test_undo_at_the_start_is_refused() -> None:
+    with pytest.raises(ActionError) as err:
+        Session("freecell", deal=5).undo()
+    assert err.value.code == "nothing_to_undo"
+
+
+def test_draw_recycles_an_empty_stock_and_counts() -> None:
+    s = Session("klondike-1", deal=11)
+    for _ in range(24):
+        s.draw()
+    assert len(s.position.stock) == 0 and len(s.position.waste) == 24
+    s.draw()
+    assert s.position.recycles == 1 and len(s.position.stock) == 24
+    assert s.moves_count == 25
+    assert s.last is not None and s.last["type"] == "recycle"
+    assert s.state_json()["counters"]["recycles"] == 1
+
+
+def test_draw_with_stock_and_waste_empty_is_illegal() -> None:
+    s = Session("klondike-3", start_text=KLONDIKE_STUCK)
+    with pytest.raises(IllegalAction) as err:
+        s.draw()
+    assert err.value.reason is Illegal.STOCK_AND_WASTE_EMPTY
+
+
+def test_no_legal_move_flag() -> None:
+    stuck = Session("klondike-3", start_text=KLONDIKE_STUCK).state_json()
+    assert stuck["moves"] == [] and stuck["flags"]["no_legal_move"] is True
+    assert Session("klondike-3", deal=1).state_json()["flags"]["no_legal_move"] is False
+
+
+def test_draw_is_klondike_only() -> None:
+    with pytest.raises(ActionError) as err:
+        Session("freecell", deal=1).draw()
+    assert err.value.code == "not_in_variant"
+
+
+def test_freecell_autocomplete_one_card_per_step_and_undo_step() -> None:
+    s = Session("freecell", start_text=FREECELL_KINGS)
+    assert s.state_json()["flags"]["autocomplete"] is True
+    for n in range(1, 5):
+        s.autocomplete_step(now=1000 * n)
+        assert s.moves_count == n and len(s.steps) == n
+    assert s.is_won()
+    state = s.state_json()
+    assert state["flags"]["won"] and not state["flags"]["autocomplete"]
+    # lowest card first: the four kings went up clubs, diamonds, hearts, spades
+    assert [step.moves[0].src for step in s.steps] == [T[1], T[2], T[0], T[3]]
+    s.undo()
+    assert not s.is_won() and s.moves_count == 3
+
+
+def test_freecell_autocomplete_needs_every_card_to_reach_the_foundations() -> None:
+    s = Session("freecell", start_text=FREECELL_BLOCKED)
+    assert s.state_json()["flags"]["autocomplete"] is False
+    with pytest.raises(ActionError) as err:
+        s.autocomplete_step()
+    assert err.value.code == "autocomplete_unavailable"
+    assert Session("freecell", deal=1).autocomplete_available() is False
+
+
+def test_kongdang_autocollect_is_one_undo_step_counting_each_card() -> None:
+    s = Session("kongdang", start_text=FREECELL_KINGS)
+    assert s.state_json()["flags"]["autocollect"] is True
+    assert s.state_json()["flags"]["autocomplete"] is False
+    with pytest.raises(ActionError):
+        s.autocomplete_step()
+    s.autocollect()
+    assert s.is_won() and s.moves_count == 4 and len(s.steps) == 1
+    s.undo()
+    assert s.moves_count == 0 and s.position == s.start
+
+
+def test_autocollect_sends_only_what_can_go_up() -> None:
+    s = Session("kongdang", start_text=FREECELL_BLOCKED)
+    s.autocollect()
+    # hearts, clubs, diamonds kings go; the spade king waits on its queen
+    assert s.moves_count == 3 and not s.is_won()
+    with pytest.raises(ActionError) as err:
+        s.autocollect()
+    assert err.value.code == "autocollect_unavailable"
+    with pytest.raises(ActionError) as err:
+        Session("freecell", deal=1).autocollect()
+    assert err.value.code == "not_in_variant"
+
+
+def test_klondike_autocomplete_draws_when_nothing_can_go_up() -> None:
+    s = Session("klondike-1", start_text=KLONDIKE_OPEN)
+    assert s.autocomplete_available()
+    steps = 0
+    while not s.is_won():
+        s.autocomplete_step()
+        steps += 1
+        assert steps < 100
+    assert s.moves_count == steps == len(s.steps)
+    # hidden cards or an unseen stock: no auto-complete
+    assert not Session("klondike-1", deal=1).autocomplete_available()
+    unseen = KLONDIKE_OPEN.replace("Recycles: 1", "Recycles: 0")
+    assert not Session("klondike-1", start_text=unseen).autocomplete_available()
+
+
+def test_clock_counts_active_time_and_undo_never_rewinds_it() -> None:
+    s = Session("freecell", deal=2)
+    s.set_clock(True, now=1_000)
+    s.move(s.legal_moves()[0], now=3_000)
+    assert s.elapsed(now=3_000) == 2_000
+    s.set_clock(False, now=4_000)
+    assert s.elapsed(now=60_000) == 3_000 and not s.clock_running
+    s.undo(now=61_000)  # acting resumes the clock
+    assert s.clock_running and s.elapsed(now=62_000) == 4_000
+
+
+def test_a_win_stops_the_clock_and_is_recorded_once() -> None:
+    s = Session("kongdang", start_text=FREECELL_KINGS)
+    s.set_clock(True, now=0)
+    s.autocollect(now=5_000)
+    assert not s.clock_running and s.won_ms == 5_000 and s.won_moves == 4
+    s.undo(now=6_000)
+    s.autocollect(now=9_000)
+    assert s.won_ms == 5_000 and s.won_moves == 4
+
+
+def test_klondike_flip_is_reported_and_face_down_cards_are_hidden() -> None:
+    s = Session("klondike-3", deal=1)
+    view = s.state_json()["position"]
+    assert [p["down"] for p in view["tableau"]] == list(range(7))
+    assert all(len(p["up"]) == 1 for p in view["tableau"])
+    assert view["stock"] == 24 and view["waste"] == []
+    rng = random.Random(2)
+    for _ in range(300):
+        moves = [m for m in s.legal_moves() if m.src.kind == "tableau"]
+        for m in moves:
+            pile = s.position.tableau[m.src.index]
+            if len(pile) - m.count == s.position.hidden[m.src.index] > 0:
+                s.move(m)
+                assert s.last is not None and s.last["flipped"] is True
+                return
+        s.move(rng.choice(s.legal_moves()))
+    pytest.fail("no flipping move found")
+
+
+def test_step_json_round_trip_and_bad_steps() -> None:
+    step = Step("collect", (Move(T[0], F[1]), Move(C[2], F[3])))
+    assert Step.from_json(step.to_json()) == step
+    assert Step.from_json(Step("restart").to_json()) == Step("restart")
+    for bad in ({"kind": "teleport", "moves": []}, {"kind": "restart", "moves": [["a", "b", 1]]}):
+        with pytest.raises(ValueError):
+            Step.from_json(bad)
+
+
+@given(st.sampled_from(["klondike-3", "klondike-1", "freecell", "kongdang"]), st.data())
+def test_random_play_undo_and_replay(variant: str, data: st.DataObject) -> None:
+    """Every action either changes the game or raises; undo returns exactly to
+    the position and count before; replaying the saved steps rebuilds it."""
+    s = Session(variant, deal=data.draw(st.integers(1, 32000)))
+    history = [(s.position, s.moves_count)]
+    for _ in range(data.draw(st.integers(0, 30))):
+        kind = data.draw(st.sampled_from(["move", "move", "move", "undo", "restart", "finish"]))
+        before = (s.position, s.moves_count, len(s.steps))
+        try:
+            if kind == "move":
+                moves = s.legal_moves()
+                if not moves:
+                    continue
+                s.move(data.draw(st.sampled_from(moves)))
+            elif kind == "undo":
+                s.undo()
+                history.pop()
+                assert (s.position, s.moves_count) == history[-1]
+                continue
+            elif kind == "restart":
+                s.restart()
+            else:
+                s.act("autocollect" if variant == "kongdang" else "autocomplete_step")
+        except ActionError:
+            assert (s.position, s.moves_count, len(s.steps)) == before
+            continue
+        history.append((s.position, s.moves_count))
+        assert len(s.steps) == before[2] + 1
+    replayed = Session(variant, deal=s.deal, steps=[Step.from_json(x.to_json()) for x in s.steps])
+    assert replayed.positions == s.positions and replayed.counts == s.counts
