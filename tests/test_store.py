@@ -1,0 +1,198 @@
+"""The game store, on SQLite and on PostgreSQL (same tests, both databases)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from test_postgres import postgres_url  # noqa: F401  (the session's cluster)
+
+from jielong.rules.core import Move, Pile
+from jielong.session import Session
+from jielong.store import StaleVersion, Store, games, new_game_id, normalise_url
+
+KINGS = "Foundations: H-Q C-Q D-Q S-Q\nKH\nKC\nKD\nKS\n:\n:\n:\n:\n"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    else:
+        s = Store(request.getfixturevalue("postgres_url"))
+        with s.engine.begin() as conn:
+            conn.execute(games.delete())
+    yield s
+    s.close()
+
+
+def _play(record_session: Session, n: int) -> None:
+    for _ in range(n):
+        record_session.move(record_session.legal_moves()[0])
+
+
+def test_create_load_round_trip(store: Store) -> None:
+    session = Session("klondike-3", deal=42)
+    session.set_clock(True, now=1_000)
+    record = store.create(session, "player-aaaaaaaaaaaa", now=1_000)
+    assert record.version == 1 and len(record.id) >= 22
+    session.draw(now=2_000)
+    session.move(session.legal_moves()[-1], now=2_500)
+    session.undo(now=3_000)
+    session.draw(now=3_500)
+    saved = store.save(record, 1, now=4_000)
+    assert saved.version == 2
+    loaded = store.load(record.id)
+    assert loaded is not None
+    assert loaded.version == 2 and loaded.player == "player-aaaaaaaaaaaa"
+    got, want = loaded.session, session
+    assert got.positions == want.positions and got.counts == want.counts
+    assert got.steps == want.steps and got.last == want.last
+    assert (got.elapsed_ms, got.running_since) == (want.elapsed_ms, want.running_since)
+    assert got.deal == 42 and got.variant.id == "klondike-3"
+    assert store.load(new_game_id()) is None
+
+
+def test_custom_position_and_daily_round_trip(store: Store) -> None:
+    custom = store.create(Session("freecell", start_text=KINGS), None, now=0)
+    loaded = store.load(custom.id)
+    assert loaded is not None and loaded.session.deal is None
+    assert loaded.session.position == custom.session.start
+    day = dt.date(2026, 11, 29)
+    daily = store.create(Session("kongdang", deal=7, daily=day), "player-bbbbbbbbbbbb", now=0)
+    assert store.find_daily("player-bbbbbbbbbbbb", "kongdang", day) is not None
+    found = store.find_daily("player-bbbbbbbbbbbb", "kongdang", day)
+    assert found is not None and found.id == daily.id and found.session.daily == day
+    assert store.find_daily("player-bbbbbbbbbbbb", "freecell", day) is None
+    assert store.find_daily("player-cccccccccccc", "kongdang", day) is None
+
+
+def test_games_are_stored_as_explicit_json(store: Store) -> None:
+    session = Session("kongdang", deal=617)
+    record = store.create(session, None, now=0)
+    session.move(Move(Pile("tableau", 0), Pile("cell", 2)))
+    store.save(record, 1, now=1)
+    with store.engine.connect() as conn:
+        raw = conn.execute(sa.select(games.c.steps).where(games.c.id == record.id)).scalar_one()
+    assert json.loads(raw) == {
+        "format": 1,
+        "steps": [{"kind": "move", "moves": [["tableau:0", "cell:2", 1]]}],
+    }
+
+
+def test_a_stale_write_is_refused_and_changes_nothing(store: Store) -> None:
+    record = store.create(Session("freecell", deal=1), None, now=0)
+    first = store.load(record.id)
+    second = store.load(record.id)
+    assert first is not None and second is not None
+    _play(first.session, 1)
+    store.save(first, 1, now=1)
+    _play(second.session, 2)
+    with pytest.raises(StaleVersion) as err:
+        store.save(second, 1, now=2)
+    current = err.value.current
+    assert current is not None and current.version == 2 and len(current.session.steps) == 1
+    again = store.load(record.id)
+    assert again is not None and again.version == 2
+    assert again.session.positions == first.session.positions
+
+
+def test_concurrent_writers_on_one_version_exactly_one_wins(store: Store) -> None:
+    record = store.create(Session("freecell", deal=9), None, now=0)
+    n = 6
+    barrier = threading.Barrier(n)
+    outcomes: list[str] = []
+
+    def write(i: int) -> None:
+        mine = store.load(record.id)
+        assert mine is not None
+        mine.session.move(mine.session.legal_moves()[i])
+        barrier.wait()
+        try:
+            store.save(mine, 1, now=i)
+            outcomes.append("won")
+        except StaleVersion:
+            outcomes.append("stale")
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["stale"] * (n - 1) + ["won"]
+    final = store.load(record.id)
+    assert final is not None and final.version == 2 and len(final.session.steps) == 1
+
+
+def test_clock_write_keeps_the_version_and_checks_it(store: Store) -> None:
+    record = store.create(Session("freecell", deal=3), None, now=0)
+    record.session.set_clock(True, now=100)
+    record.session.set_clock(False, now=700)
+    assert store.save_clock(record)
+    loaded = store.load(record.id)
+    assert loaded is not None and loaded.version == 1 and loaded.session.elapsed_ms == 600
+    record.version = 5
+    assert not store.save_clock(record)
+    assert store.version_of(record.id) == 1 and store.version_of(new_game_id()) is None
+
+
+def test_statistics_per_variant(store: Store) -> None:
+    me, other = "player-dddddddddddd", "player-eeeeeeeeeeee"
+
+    def finished(variant: str, won_ms: int | None, moves: int, t: int, player: str = me) -> None:
+        session = Session(variant, deal=t + 1)
+        if won_ms is not None:
+            session.won_ms, session.won_moves = won_ms, moves
+        store.create(session, player, now=t)
+
+    finished("freecell", 90_000, 100, 1)
+    finished("freecell", None, 0, 2)  # given up: breaks the streak
+    finished("freecell", 80_000, 120, 3)
+    finished("freecell", 70_000, 130, 4)
+    finished("freecell", 99_000, 90, 5)
+    finished("freecell", None, 0, 6)  # in progress: does not break it yet
+    finished("klondike-1", 5_000, 60, 7)
+    finished("freecell", 1_000, 1, 8, player=other)
+    custom = Session("freecell", start_text=KINGS)
+    custom.won_ms, custom.won_moves = 10, 4
+    store.create(custom, me, now=9)  # custom positions never count
+    stats = store.stats(me)
+    assert stats["freecell"] == {
+        "games": 6,
+        "wins": 4,
+        "best_time_ms": 70_000,
+        "best_moves": 90,
+        "streak": 3,
+        "best_streak": 3,
+    }
+    assert stats["klondike-1"]["wins"] == 1 and stats["klondike-1"]["streak"] == 1
+    assert "kongdang" not in stats
+    assert store.stats("player-ffffffffffff") == {}
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    s = Store(f"sqlite:///{tmp_path / 'sub' / 'x.sqlite3'}")
+    with s.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    s.close()
+
+
+def test_urls() -> None:
+    assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("sqlite:////tmp/x") == "sqlite:////tmp/x"
+
+
+def test_default_database_is_under_the_user_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    s = Store()
+    assert s.url == f"sqlite:///{tmp_path / 'jielong' / 'jielong.sqlite3'}"
+    assert (tmp_path / "jielong" / "jielong.sqlite3").exists()
+    s.close()
