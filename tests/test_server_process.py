@@ -1,0 +1,176 @@
+"""The real server: `jielong serve` in its own process, killed and restarted.
+
+:class:`ServerProcess` is also used by the concurrency and hint-load tests and
+by ``bench/server_load.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``jielong serve`` on a free port, in its own process group so that a
+    kill takes its hint workers with it."""
+
+    def __init__(self, database: str, *args: str, port: int | None = None) -> None:
+        self.database = database
+        self.args = args
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = Path(tempfile.mkstemp(prefix="jielong-serve-", suffix=".log")[1])
+
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        cmd = [
+            sys.executable,
+            "-m",
+            "jielong.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--database",
+            self.database,
+            *self.args,
+        ]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/api/variants", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def _signal_group(self, sig: int) -> None:
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, sig)
+
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to flush or close anything."""
+        self._signal_group(signal.SIGKILL)
+        if self.proc is not None:
+            self.proc.wait(timeout=30)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self._signal_group(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=15)
+        self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        self.log.unlink(missing_ok=True)
+
+
+def _without_clock(state: dict[str, Any]) -> dict[str, Any]:
+    counters = {k: v for k, v in state["counters"].items() if k != "elapsed_ms"}
+    return {**state, "counters": counters}
+
+
+def test_a_killed_server_loses_nothing(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    first = ServerProcess(database, "--hint-workers", "1")
+    with first, httpx.Client(base_url=first.url, timeout=10) as http:
+        start = http.post("/api/games", json={"variant": "klondike-3", "deal": 31}).json()
+        game = start
+        played = 0
+        for i in range(12):
+            # alternate draws with the last listed move, undo now and then
+            if i % 5 == 4:
+                body: dict[str, Any] = {"type": "undo"}
+            elif i % 2:
+                body = {"type": "draw"}
+            else:
+                body = {"type": "move", **game["moves"][-1]}
+            r = http.post(
+                f"/api/games/{game['id']}/actions", json={"version": game["version"], **body}
+            )
+            assert r.status_code == 200, r.text
+            game = r.json()
+            played += 1
+        assert game["version"] == 1 + played
+        first.kill()  # SIGKILL right after the last answer
+    second = ServerProcess(database, "--hint-workers", "1")
+    with second, httpx.Client(base_url=second.url, timeout=10) as http:
+        after = http.get(f"/api/games/{game['id']}").json()
+        assert _without_clock(after) == _without_clock(game)
+        assert after["counters"]["elapsed_ms"] >= game["counters"]["elapsed_ms"]
+        # the whole history is there: undo goes back to the deal's start
+        undos = 0
+        while after["flags"]["can_undo"]:
+            r = http.post(
+                f"/api/games/{game['id']}/actions",
+                json={"version": after["version"], "type": "undo"},
+            )
+            assert r.status_code == 200, r.text
+            after = r.json()
+            undos += 1
+        assert after["position"] == start["position"] and after["moves"] == start["moves"]
+        assert after["counters"]["moves"] == 0
+        assert undos == played - 2 * (played // 5)
+
+
+def test_serve_rejects_bad_options() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "jielong.cli", "serve", "--workers", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "--workers" in result.stderr
+
+
+@pytest.mark.slow
+def test_two_server_processes_share_one_sqlite_file(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    with (
+        ServerProcess(database, "--hint-workers", "1") as a,
+        ServerProcess(database, "--hint-workers", "1") as b,
+    ):
+        game = httpx.post(a.url + "/api/games", json={"variant": "freecell", "deal": 4}).json()
+        seen = httpx.get(f"{b.url}/api/games/{game['id']}").json()
+        assert seen["version"] == 1
+        body = {"version": 1, "type": "move", **game["moves"][0]}
+        assert httpx.post(f"{b.url}/api/games/{game['id']}/actions", json=body).status_code == 200
+        r = httpx.post(f"{a.url}/api/games/{game['id']}/actions", json=body)
+        assert r.status_code == 409 and r.json()["state"]["version"] == 2
