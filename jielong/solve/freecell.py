@@ -92,27 +92,28 @@ def _key(cols: Sequence[bytes], cells: Sequence[int]) -> bytes:
 
 
 def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
-    """Lower is closer to a win: cards still out, cards lying above a lower
-    card of their own suit (they must move again), cells in use."""
+    """Lower is closer to a win: cards still out; cards lying above a lower
+    card (each must move again); how deep the next card of each suit lies;
+    cells in use; empty columns count in favour."""
     left = 52 - found[0] - found[1] - found[2] - found[3]
+    need = (found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3)
     buried = 0
+    depth = 0
     empty = 0
     for col in cols:
         if not col:
             empty += 1
             continue
-        low = [99, 99, 99, 99]
-        prev = -1
-        for c in col:
-            s = c & 3
-            if c > low[s]:
-                buried += 2
-            elif prev >= 0 and not _fits(c, prev) and c > min(low):
+        low = 99
+        n = len(col)
+        for i, c in enumerate(col):
+            if c > low:
                 buried += 1
-            if c < low[s]:
-                low[s] = c
-            prev = c
-    return 3 * left + buried + 2 * len(cells) - 2 * empty
+            else:
+                low = c
+            if c in need:
+                depth += n - 1 - i
+    return 3 * left + 2 * buried + depth + len(cells) - 2 * empty
 
 
 def _children(
@@ -405,6 +406,11 @@ def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move
     return count
 
 
+PORTFOLIO: tuple[tuple[float, int | None], ...] = ((1.0, 15_000), (0.5, 30_000), (0.2, None))
+"""Restarts of the search: (weight of moves made, node cap).  A deal that one
+weighting finds hard is often easy under another; the last runs to the budget."""
+
+
 def solve(
     rules: Rules[Any],
     position: Any,
@@ -416,7 +422,23 @@ def solve(
     if not isinstance(rules, FreeCell) or not isinstance(position, FreeCellPosition):
         raise TypeError("the FreeCell solver takes FreeCell rules and a FreeCell position")
     start = time.monotonic()
-    status, steps, nodes = search(position, max_nodes=max_nodes, max_seconds=max_seconds)
+    status, nodes = "unknown", 0
+    steps: list[Step] = []
+    for weight, cap in PORTFOLIO:
+        left_nodes = None if max_nodes is None else max_nodes - nodes
+        if left_nodes is not None and left_nodes <= 0:
+            break
+        if cap is not None:
+            left_nodes = cap if left_nodes is None else min(cap, left_nodes)
+        left_seconds = None if max_seconds is None else max_seconds - (time.monotonic() - start)
+        if left_seconds is not None and left_seconds <= 0:
+            break
+        status, steps, spent = search(
+            position, max_nodes=left_nodes, max_seconds=left_seconds, weight=weight
+        )
+        nodes += spent
+        if status != "unknown":
+            break
     moves: tuple[Move, ...] = ()
     if status == "solved":
         line = remove_loops(rules, position, steps_to_moves(rules, position, steps))
