@@ -3,6 +3,9 @@ foundations, and every refusal reason that can occur."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 
 from jielong.cards import DECK, Card, Suit, parse_cards
@@ -359,3 +362,74 @@ def test_won(variant: str) -> None:
     won = r.from_text("Foundations: C-K D-K H-K S-K\n" + ":\n" * 8)
     assert r.is_won(won) and r.legal_moves(won) == []
     assert not r.is_won(table(variant))
+
+
+# -- an independent solver's solutions replay through the rules -----------------
+
+FC_SOLVE = shutil.which("fc-solve")
+
+
+def _state_key(
+    cols: list[tuple[str, ...]], cells: list[str], founds: dict[str, str]
+) -> tuple[object, ...]:
+    # Freecell Solver may order free cells and foundation slots its own way:
+    # compare cells as a multiset and foundations by suit.
+    return tuple(cols), tuple(sorted(cells)), tuple(sorted(founds.items()))
+
+
+def _fc_solve_key(state: str) -> tuple[object, ...]:
+    cols: list[tuple[str, ...]] = []
+    cells: list[str] = []
+    founds = {s: "0" for s in "CDHS"}
+    for line in state.splitlines():
+        if line.startswith(":"):
+            cols.append(tuple(line[1:].split()))
+        elif line.startswith("Freecells:"):
+            cells = line.split(":", 1)[1].split()
+        elif line.startswith("Foundations:"):
+            for entry in line.split(":", 1)[1].split():
+                suit, _, rank = entry.partition("-")
+                founds[suit] = rank
+    return _state_key(cols, cells, founds)
+
+
+def _our_key(pos: FreeCellPosition) -> tuple[object, ...]:
+    founds = {s: "0" for s in "CDHS"}
+    for top in pos.foundations:
+        if top is not None:
+            founds[top.suit.letter] = top.code()[0]
+    return _state_key(
+        [tuple(c.code() for c in col) for col in pos.tableau],
+        [c.code() for c in pos.cells if c is not None],
+        founds,
+    )
+
+
+@pytest.mark.skipif(FC_SOLVE is None, reason="fc-solve is not installed")
+@pytest.mark.parametrize("number", [1, 2, 617, 1000, 31465])
+def test_fc_solve_solutions_replay_through_legal_moves(number: int) -> None:
+    """Each step of Freecell Solver's solution is one of our legal moves (found
+    by the position it leads to), and the last step wins."""
+    assert FC_SOLVE is not None
+    r = rules("freecell")
+    pos = r.deal(number)
+    done = subprocess.run(
+        [FC_SOLVE, "-m", "-sn", "-p", "-t", "-sam"],
+        input=r.to_text(pos),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin:/bin"},
+    )
+    assert "This game is solveable." in done.stdout
+    steps = 0
+    for chunk in done.stdout.split("====================")[1:]:
+        lines = chunk.strip().splitlines()
+        if not lines or not lines[0].startswith("Move:"):
+            continue
+        want = _fc_solve_key("\n".join(lines[1:]))
+        reached = [after for m in r.legal_moves(pos) if _our_key(after := r.play(pos, m)) == want]
+        assert reached, f"step {steps + 1} ({lines[0]}) is not a legal move"
+        pos = reached[0]
+        steps += 1
+    assert steps > 30 and r.is_won(pos)
