@@ -60,7 +60,9 @@ def parse_move(text: str, legal: list[Move], family: str) -> Move:
     well formed but illegal is returned as written, so the rules can say why."""
     t = text.strip().lower()
     parts = t.split()
-    if len(parts) in (2, 3) and ":" in t:
+    if len(parts) in (2, 3):
+        if len(parts) == 3 and not parts[2].isdigit():
+            raise InvalidMoveError(f"a move's count is a whole number: {text!r}")
         count = int(parts[2]) if len(parts) == 3 else 1
         return Move.from_json({"from": parts[0], "to": parts[1], "count": count})
     if t == "s" and family == "klondike":
