@@ -49,6 +49,8 @@ def freecell_deal(number: int) -> tuple[tuple[Card, ...], ...]:
     """The eight columns of Microsoft FreeCell deal ``number`` (top card last).
 
     >>> [c.code() for c in freecell_deal(1)[0]]
+    ['JD', 'KD', '2S', '4C', '3S', '6D', '6S']
+    >>> [col[0].code() for col in freecell_deal(1)]  # the first row dealt
     ['JD', '2D', '9H', 'JC', '5D', '7H', '7C', '5H']
     """
     if not 1 <= number <= MAX_FREECELL_DEAL:
