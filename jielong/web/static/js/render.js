@@ -43,6 +43,7 @@ function pileHTML(id, rect, inner, label, view, extra = "") {
     kind,
     view.dests.includes(id) ? "dest" : "",
     view.hint?.move?.to === id ? "hint-dst" : "",
+    view.hint?.move?.from === id ? "hint-from" : "",
     view.focus === id ? "focus" : "",
     extra,
   ].join(" ");

@@ -1,0 +1,149 @@
+"""Driving the table page: opening games, reading the drawn board, gestures."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+VARIANTS = ("klondike-3", "klondike-1", "freecell", "kongdang")
+
+# Every card at home but the kings: one move each to finish.
+NEAR_END = {
+    "klondike": "Foundations: QC QD QH QS\n: | KC\n: | KD\n: | KH\n: | KS\n: |\n: |\n: |\n",
+    "freecell": "Foundations: C-Q D-Q H-Q S-Q\nKC\nKD\nKH\nKS\n:\n:\n:\n:\n",
+}
+
+READ_BOARD = """() => {
+  const board = document.getElementById("board");
+  const cards = (pile) => [...board.querySelectorAll(`[data-pile="${pile}"] .card`)];
+  const up = (pile) => cards(pile).filter((c) => c.dataset.card).map((c) => c.dataset.card);
+  const out = {version: Number(board.dataset.version), tableau: [], foundations: []};
+  for (let i = 0; board.querySelector(`[data-pile="tableau:${i}"]`); i++) {
+    const id = `tableau:${i}`;
+    out.tableau.push({down: cards(id).filter((c) => !c.dataset.card).length, up: up(id)});
+  }
+  for (let i = 0; i < 4; i++) out.foundations.push(up(`foundation:${i}`)[0] || null);
+  if (board.querySelector('[data-pile="cell:0"]')) {
+    out.cells = [0, 1, 2, 3].map((i) => up(`cell:${i}`)[0] || null);
+  }
+  if (board.querySelector('[data-pile="stock"]')) {
+    out.stock = cards("stock").length ? Number(board.querySelector('[data-pile="stock"] .badge').textContent) : 0;
+    out.waste = up("waste");
+  }
+  return out;
+}"""
+
+
+def expected_board(state: dict[str, Any]) -> dict[str, Any]:
+    """What the page must show for a server state (the waste fans its last three)."""
+    pos = state["position"]
+    out: dict[str, Any] = {
+        "version": state["version"],
+        "tableau": [{"down": p["down"], "up": p["up"]} for p in pos["tableau"]],
+        "foundations": pos["foundations"],
+    }
+    if pos.get("cells") is not None:
+        out["cells"] = pos["cells"]
+    if pos.get("stock") is not None:
+        out["stock"] = pos["stock"]
+        out["waste"] = pos["waste"][-3:]
+    return out
+
+
+def game_id(page: Any) -> str:
+    return parse_qs(urlparse(page.url).query)["game"][0]
+
+
+def wait_board(page: Any, version: int | None = None) -> None:
+    selector = "#board[data-version]" if version is None else f'#board[data-version="{version}"]'
+    page.wait_for_selector(selector, state="attached")
+    # cards glide for a moment after each redraw; gestures aim at where they land
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+
+
+def open_game(page: Any, path: str) -> str:
+    page.goto(path)
+    wait_board(page)
+    page.wait_for_function("() => location.search.includes('game=')")
+    return game_id(page)
+
+
+def read_board(page: Any) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(READ_BOARD)
+    return result
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).last.bounding_box()
+    assert box is not None, selector
+    # the upper part of a card: the part that shows when cards are fanned
+    return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 12)
+
+
+def card_selector(pile: str, code: str | None = None) -> str:
+    inner = f'.card[data-card="{code}"]' if code else ".card[data-card]"
+    return f'[data-pile="{pile}"] {inner}'
+
+
+def pile_selector(pile: str) -> str:
+    return f'[data-pile="{pile}"] > .slot'
+
+
+def source_card(state: dict[str, Any], pile: str, count: int) -> str:
+    """The code of the first card a move of ``count`` cards from ``pile`` takes."""
+    pos = state["position"]
+    kind, _, index = pile.partition(":")
+    if kind == "tableau":
+        up: list[str] = pos["tableau"][int(index)]["up"]
+        return up[len(up) - count]
+    if kind == "waste":
+        top: str = pos["waste"][-1]
+        return top
+    if kind == "cell":
+        cell: str = pos["cells"][int(index)]
+        return cell
+    found: str = pos["foundations"][int(index)]
+    return found
+
+
+def tap(page: Any, device: str, selector: str) -> None:
+    x, y = centre(page, selector)
+    if device == "phone":
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+class Touch:
+    """Touch gestures through the DevTools protocol (Playwright offers taps only)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+
+    def _send(self, kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def down(self, x: float, y: float) -> None:
+        self._send("touchStart", x, y)
+
+    def move(self, x0: float, y0: float, x1: float, y1: float, steps: int = 8) -> None:
+        for i in range(1, steps + 1):
+            self._send("touchMove", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+
+    def up(self, x: float, y: float) -> None:
+        self._send("touchEnd", x, y)
+
+
+def drag(page: Any, device: str, start: tuple[float, float], end: tuple[float, float]) -> None:
+    if device == "phone":
+        touch = Touch(page)
+        touch.down(*start)
+        touch.move(*start, *end)
+        touch.up(*end)
+    else:
+        page.mouse.move(*start)
+        page.mouse.down()
+        page.mouse.move(*end, steps=8)
+        page.mouse.up()

@@ -1,0 +1,121 @@
+"""Browser tests: the real app under uvicorn in a background thread (a
+temporary SQLite database, a free port) and one Chromium for the session."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+def _free_port() -> int:
+    with contextlib.closing(socket.socket()) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def api(self, method: str, path: str, body: object | None = None) -> tuple[int, Any]:
+        return self.api_lang(method, path, body, None)
+
+    def api_lang(
+        self, method: str, path: str, body: object | None, lang: str | None
+    ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if lang:
+            req.add_header("Cookie", f"lang={lang}")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        status, body = self.api("GET", f"/api/games/{game_id}")
+        assert status == 200, body
+        result: dict[str, Any] = body
+        return result
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    import uvicorn
+
+    from jielong.web.app import Settings, create_app
+
+    db = tmp_path_factory.mktemp("db") / "browser.sqlite"
+    app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=2.0))
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the app did not start")
+        time.sleep(0.05)
+    yield Server(f"http://127.0.0.1:{port}")
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def device(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def page(browser: Any, server: Server, device: str) -> Iterator[Any]:
+    options = dict(PHONE if device == "phone" else DESKTOP)
+    context = browser.new_context(base_url=server.base, locale="zh-TW", **options)
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    yield pg
+    context.close()
+
+
+def screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))

@@ -1,0 +1,379 @@
+"""The table in Chromium: every variant, by mouse, touch and keyboard, at phone
+and desktop sizes, checked against the server's own view of the game."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from board_driver import (
+    NEAR_END,
+    VARIANTS,
+    Touch,
+    card_selector,
+    centre,
+    drag,
+    expected_board,
+    game_id,
+    open_game,
+    read_board,
+    source_card,
+    tap,
+    wait_board,
+)
+from conftest import Server, screenshot
+
+from jielong.cards import DECK
+from jielong.rules.core import Move
+from jielong.rules.variants import get_variant, rules_for
+
+pytestmark = pytest.mark.browser
+
+I18N = Path(__file__).resolve().parents[2] / "jielong" / "web" / "i18n"
+
+
+@cache
+def texts(lang: str) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((I18N / f"ui.{lang}.json").read_text(encoding="utf-8"))
+    return result
+
+
+def t(key: str, lang: str = "zh-Hant", **values: object) -> str:
+    text: str = texts(lang)[key]
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+@cache
+def deal_with_tableau_move(variant: str) -> tuple[int, Move]:
+    """A deal whose opening offers a one-card move between two tableau piles,
+    found with the rules core (so each test plays a real, known move)."""
+    rules = rules_for(variant)
+    for number in range(1, 500):
+        for move in rules.legal_moves(rules.deal(number)):
+            if move.src.kind == "tableau" and move.dst.kind == "tableau" and move.count == 1:
+                return number, move
+    raise AssertionError(f"no deal of {variant} opens with a tableau move")
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    return {"from": str(move.src), "to": str(move.dst), "count": move.count}
+
+
+def moves_made(server: Server, gid: str) -> int:
+    count: int = server.game(gid)["counters"]["moves"]
+    return count
+
+
+def selected_or_moved(page: Any, version: int) -> bool:
+    """Wait until a press has either selected cards or played a move; True
+    when it selected."""
+    page.wait_for_function(
+        "(v) => document.querySelector('.card.sel') || "
+        "document.getElementById('board').dataset.version !== String(v)",
+        arg=version,
+    )
+    return read_board(page)["version"] == version
+
+
+def select_or_send(page: Any, device: str, selector: str, version: int) -> bool:
+    tap(page, device, selector)
+    return selected_or_moved(page, version)
+
+
+def assert_drawn(page: Any, server: Server, gid: str) -> dict[str, Any]:
+    state = server.game(gid)
+    wait_board(page, state["version"])
+    assert read_board(page) == expected_board(state)
+    return state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_deal_by_number_is_drawn_as_the_server_has_it(
+    page: Any, server: Server, device: str, variant: str
+) -> None:
+    number, _ = deal_with_tableau_move(variant)
+    gid = open_game(page, f"/play/{variant}?deal={number}")
+    state = assert_drawn(page, server, gid)
+    assert state["deal_id"] == f"{variant}-{number}"
+    assert page.locator("#status .deal-id").inner_text() == t("status.deal", id=state["deal_id"])
+    # face-down cards never carry a card name
+    assert page.locator(".card.down[data-card]").count() == 0
+    screenshot(page, f"{variant}-{device}")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_click_move_then_undo_then_reload(
+    page: Any, server: Server, device: str, variant: str
+) -> None:
+    number, move = deal_with_tableau_move(variant)
+    gid = open_game(page, f"/play/{variant}?deal={number}")
+    start = server.game(gid)
+    code = source_card(start, str(move.src), 1)
+    if select_or_send(page, device, card_selector(str(move.src), code), start["version"]):
+        # more than one destination: the card is selected, the target is clicked
+        assert page.locator(f'[data-pile="{move.dst}"].dest').count() == 1
+        tap(page, device, f'[data-pile="{move.dst}"] .card')
+    wait_board(page, start["version"] + 1)
+    after = assert_drawn(page, server, gid)
+    assert after["counters"]["moves"] == 1
+
+    page.locator('#actions button[data-act="undo"]').click()
+    wait_board(page, start["version"] + 2)
+    undone = assert_drawn(page, server, gid)
+    assert undone["position"] == start["position"]
+
+    if select_or_send(page, device, card_selector(str(move.src), code), start["version"] + 2):
+        tap(page, device, f'[data-pile="{move.dst}"] .card')
+    wait_board(page, start["version"] + 3)
+    page.reload()
+    wait_board(page, start["version"] + 3)
+    assert game_id(page) == gid
+    assert assert_drawn(page, server, gid)["counters"]["moves"] == 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_drag_move(page: Any, server: Server, device: str, variant: str) -> None:
+    number, move = deal_with_tableau_move(variant)
+    gid = open_game(page, f"/play/{variant}?deal={number}")
+    start = server.game(gid)
+    code = source_card(start, str(move.src), 1)
+    drag(
+        page,
+        device,
+        centre(page, card_selector(str(move.src), code)),
+        centre(page, f'[data-pile="{move.dst}"] .card'),
+    )
+    wait_board(page, start["version"] + 1)
+    after = assert_drawn(page, server, gid)
+    assert after["counters"]["moves"] == 1
+    assert code in after["position"]["tableau"][move.dst.index]["up"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_keyboard_move(page: Any, server: Server, device: str, variant: str) -> None:
+    if device == "phone":
+        pytest.skip("keyboard play is checked at desktop size")
+    number, move = deal_with_tableau_move(variant)
+    gid = open_game(page, f"/play/{variant}?deal={number}")
+    start = server.game(gid)
+    page.locator('[data-pile="tableau:0"]').focus()
+    for _ in range(move.src.index):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.pile") == str(move.src)
+    page.keyboard.press("Enter")
+    if selected_or_moved(page, start["version"]):
+        step = "ArrowRight" if move.dst.index > move.src.index else "ArrowLeft"
+        for _ in range(abs(move.dst.index - move.src.index)):
+            page.keyboard.press(step)
+        page.keyboard.press("Enter")
+    wait_board(page, start["version"] + 1)
+    assert assert_drawn(page, server, gid)["counters"]["moves"] == 1
+    page.keyboard.press("u")
+    wait_board(page, start["version"] + 2)
+    assert assert_drawn(page, server, gid)["counters"]["moves"] == 0
+    if get_variant(variant).family == "klondike":
+        page.keyboard.press(" ")
+        wait_board(page, start["version"] + 3)
+        assert assert_drawn(page, server, gid)["position"]["waste"]
+
+
+def illegal_tableau_move(state: dict[str, Any]) -> dict[str, Any]:
+    tableau = state["position"]["tableau"]
+    legal = {(m["from"], m["to"], m["count"]) for m in state["moves"]}
+    for i, src in enumerate(tableau):
+        for j, dst in enumerate(tableau):
+            if i != j and src["up"] and dst["up"] and (f"tableau:{i}", f"tableau:{j}", 1) not in legal:
+                return {"from": f"tableau:{i}", "to": f"tableau:{j}", "count": 1}
+    raise AssertionError("every tableau pair is legal")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_illegal_drop_shows_the_reason_and_changes_nothing(
+    page: Any, server: Server, device: str, variant: str
+) -> None:
+    number, _ = deal_with_tableau_move(variant)
+    gid = open_game(page, f"/play/{variant}?deal={number}")
+    start = server.game(gid)
+    move = illegal_tableau_move(start)
+    code = source_card(start, move["from"], 1)
+    drag(
+        page,
+        device,
+        centre(page, card_selector(move["from"], code)),
+        centre(page, f'[data-pile="{move["to"]}"] .card'),
+    )
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    # the page shows the server's own words in the page's language
+    zh_status, zh_answer = server.api_lang(
+        "POST",
+        f"/api/games/{gid}/actions",
+        {"version": start["version"], "type": "move", **move},
+        "zh-Hant",
+    )
+    assert zh_status == 422 and zh_answer["error"]["code"] == "illegal_move"
+    assert toast.inner_text() == zh_answer["error"]["message"]
+    page.wait_for_timeout(250)
+    assert page.locator(".card.dragging").count() == 0
+    after = assert_drawn(page, server, gid)
+    assert after["version"] == start["version"]
+    assert after["counters"]["moves"] == 0
+
+
+def run_position(variant: str) -> str:
+    """A FreeCell position with one empty free cell and no empty column (hand
+    limit 2 under both formulas) and the run 8H 7C 6D at the end of column 0,
+    which fits on the 9C ending column 1."""
+    col0 = ["9S", "8H", "7C", "6D"]
+    col1_end = "9C"
+    cells = ["KC", "KD", "KH"]
+    used = {*col0, col1_end, *cells}
+    rest = [c.code() for c in DECK if c.code() not in used]
+    columns: list[list[str]] = [rest[0:2] + col0, rest[2:7] + [col1_end]]
+    rest = rest[7:]
+    for i in range(6):
+        columns.append(rest[i::6])
+    lines = ["Freecells: " + " ".join([*cells, "-"])]
+    lines += [" ".join(col) for col in columns]
+    return "\n".join(lines) + "\n"
+
+
+def overlay_arrow(page: Any, act: str) -> tuple[float, float]:
+    box = page.locator(f'.run-overlay [data-act="{act}"]').bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.mark.parametrize("variant", ["freecell", "kongdang"])
+def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
+    page: Any, server: Server, device: str, variant: str
+) -> None:
+    status, state = server.api("POST", "/api/games", {"variant": variant, "position": run_position(variant)})
+    assert status == 201, state
+    assert state["limits"]["to_card"] == 2
+    gid = open_game(page, f"/play/{variant}?game={state['id']}")
+    x, y = centre(page, card_selector("tableau:0", "6D"))
+    touch = Touch(page) if device == "phone" else None
+    if touch:
+        touch.down(x, y)
+    else:
+        page.mouse.move(x, y)
+        page.mouse.down()
+    page.locator(".run-overlay").wait_for()
+    label = page.locator(".run-overlay .label")
+    assert label.inner_text() == t("overlay.run", card="♦6", n=1)
+    # slide onto the up arrow, off it, and onto it again: two steps up
+    up = overlay_arrow(page, "up")
+    mid = overlay_arrow(page, "confirm")
+    path = [up, mid, up]
+    at = (x, y)
+    for point in path:
+        if touch:
+            touch.move(*at, *point, steps=4)
+        else:
+            page.mouse.move(*point, steps=4)
+        at = point
+        page.wait_for_timeout(60)
+    assert label.inner_text() == t("overlay.run", card="♥8", n=3)
+    assert page.locator(".run-overlay .too-long").inner_text() == t("overlay.tooLong", n=3, m=2)
+    assert page.locator('[data-pile="tableau:0"] .card.run').count() == 3
+    if touch:
+        touch.up(*at)
+    else:
+        page.mouse.up()
+    page.locator(".run-overlay").wait_for(state="detached")
+    assert page.locator('[data-pile="tableau:0"] .card.sel').count() == 3
+    tap(page, device, card_selector("tableau:1", "9C"))
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    _, answer = server.api_lang(
+        "POST",
+        f"/api/games/{gid}/actions",
+        {"version": state["version"], "type": "move", "from": "tableau:0", "to": "tableau:1", "count": 3},
+        "zh-Hant",
+    )
+    assert answer["error"]["reason"] == "run_too_long"
+    assert toast.inner_text() == answer["error"]["message"]
+    after = assert_drawn(page, server, gid)
+    assert after["counters"]["moves"] == 0
+
+    # Esc closes the overlay and changes nothing
+    if device == "desktop":
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.locator(".run-overlay").wait_for()
+        page.mouse.move(x + 1, y + 1)
+        page.keyboard.press("Escape")
+        page.locator(".run-overlay").wait_for(state="detached")
+        page.mouse.up()
+        assert page.locator(".card.sel").count() == 0
+        assert server.game(gid)["version"] == state["version"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_near_end_game_finishes_and_shows_the_win_panel(
+    page: Any, server: Server, device: str, variant: str
+) -> None:
+    family = get_variant(variant).family
+    status, state = server.api("POST", "/api/games", {"variant": variant, "position": NEAR_END[family]})
+    assert status == 201, state
+    gid = open_game(page, f"/play/{variant}?game={state['id']}")
+    act = "autocollect" if get_variant(variant).finishing == "autocollect" else "autocomplete"
+    button = page.locator(f'#actions button[data-act="{act}"]')
+    label = "action.autocollect" if act == "autocollect" else "action.autocomplete"
+    assert button.inner_text() == t(label)
+    button.click()
+    panel = page.locator(".panel.win")
+    panel.wait_for()
+    final = server.game(gid)
+    assert final["flags"]["won"]
+    figures = panel.locator(".figures").inner_text()
+    assert t("win.moves", n=final["counters"]["moves"]) in figures
+    assert final["counters"]["moves"] == 4
+    assert t("win.home", n=52) in figures
+    if family == "klondike":
+        assert t("win.recycles", n=0) in figures
+    screenshot(page, f"{variant}-{device}-won")
+    page.locator('.panel button[data-act="view"]').click()
+    panel.wait_for(state="detached")
+    assert read_board(page)["foundations"] == final["position"]["foundations"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_hint_shows_a_move(page: Any, server: Server, device: str, variant: str) -> None:
+    if device == "phone":
+        pytest.skip("hints are checked at desktop size")
+    number, _ = deal_with_tableau_move(variant)
+    gid = open_game(page, f"/play/{variant}?deal={number}")
+    start = server.game(gid)
+    page.locator('#actions button[data-act="hint"]').click()
+    page.locator("[data-pile].hint-from").wait_for(timeout=20_000)
+    assert page.locator("[data-pile].hint-dst").count() == 1
+    assert page.locator("#hintbar .bar").count() == 1
+    if get_variant(variant).hint_plays_on_second_click:
+        page.locator('#actions button[data-act="hint"]').click()
+        wait_board(page, start["version"] + 1)
+        assert assert_drawn(page, server, gid)["counters"]["moves"] == 1
+
+
+def test_language_switch(page: Any, server: Server, device: str) -> None:
+    open_game(page, "/play/freecell?deal=1")
+    undo = page.locator('#actions button[data-act="undo"]')
+    assert undo.inner_text() == t("action.undo")
+    page.locator('.langs a[data-lang="en"]').click()
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    wait_board(page)
+    assert undo.inner_text() == t("action.undo", "en")
+    assert page.title() == t("variant.freecell", "en")
+    page.locator('.langs a[data-lang="zh-Hans"]').click()
+    page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
+    wait_board(page)
+    assert undo.inner_text() == t("action.undo", "zh-Hans")
+    page.goto("/")
+    assert page.locator("h1").inner_text() == t("site.title", "zh-Hans")
+    screenshot(page, f"home-{device}")
