@@ -136,7 +136,9 @@ class Session:
             assert start_text is not None
             self.start = self.rules.from_text(start_text)
         self.deal = deal
-        self.start_text = start_text
+        # kept in the rules' own format: canonical, and free of whatever else
+        # the submitted text carried (comments, stray characters)
+        self.start_text = None if deal is not None else self.rules.to_text(self.start)
         self.daily = daily
         self.steps: list[Step] = []
         self.positions: list[Any] = [self.start]
