@@ -23,12 +23,14 @@ def solve(
     rules = rules_for(variant_id)
     if variant.family == "freecell":
         if solver == "fcsolve":
-            from jielong.solve import fcsolve
+            from jielong.solve.fcsolve import solve as fcsolve_solve
 
-            return fcsolve.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
-        from jielong.solve import freecell
+            return fcsolve_solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+        from jielong.solve.freecell import solve as freecell_solve
 
-        return freecell.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
-    from jielong.solve import klondike
+        return freecell_solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+    from jielong.rules.klondike import Klondike
+    from jielong.solve.klondike import solve as klondike_solve
 
-    return klondike.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+    assert isinstance(rules, Klondike)
+    return klondike_solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
