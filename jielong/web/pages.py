@@ -161,7 +161,7 @@ def home(request: Request) -> HTMLResponse:
         if v.numbered_deals:
             number_box = (
                 f'<form class="deal-form" action="/play/{v.id}" method="get">'
-                f'<label>{escape(t["home.byNumber"])} '
+                f"<label>{escape(t['home.byNumber'])} "
                 '<input name="deal" type="number" min="1" max="1000000"'
                 ' inputmode="numeric" required>'
                 f'</label><button type="submit">{escape(t["home.go"])}</button></form>'
@@ -169,9 +169,9 @@ def home(request: Request) -> HTMLResponse:
         cards.append(
             f'<li class="game" data-variant="{v.id}">'
             f'<h2><a href="/play/{v.id}">{escape(t["variant." + v.id])}</a></h2>'
-            f'<p>{escape(t["blurb." + v.id])}</p>'
+            f"<p>{escape(t['blurb.' + v.id])}</p>"
             f'<p class="links"><a class="button primary" href="/play/{v.id}">'
-            f'{escape(t["home.play"])}</a> '
+            f"{escape(t['home.play'])}</a> "
             f'<a class="daily" href="/play/{v.id}?daily=1">{escape(daily)}</a> '
             f'<a href="/rules/{v.id}">{escape(t["home.rules"])}</a></p>'
             f"{number_box}</li>"

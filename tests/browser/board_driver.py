@@ -27,7 +27,8 @@ READ_BOARD = """() => {
     out.cells = [0, 1, 2, 3].map((i) => up(`cell:${i}`)[0] || null);
   }
   if (board.querySelector('[data-pile="stock"]')) {
-    out.stock = cards("stock").length ? Number(board.querySelector('[data-pile="stock"] .badge').textContent) : 0;
+    const badge = board.querySelector('[data-pile="stock"] .badge');
+    out.stock = badge ? Number(badge.textContent) : 0;
     out.waste = up("waste");
   }
   return out;
@@ -51,7 +52,8 @@ def expected_board(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def game_id(page: Any) -> str:
-    return parse_qs(urlparse(page.url).query)["game"][0]
+    found: str = parse_qs(urlparse(page.url).query)["game"][0]
+    return found
 
 
 def wait_board(page: Any, version: int | None = None) -> None:

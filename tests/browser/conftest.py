@@ -27,8 +27,12 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
-         "device_scale_factor": 2}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 

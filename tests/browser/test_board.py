@@ -77,7 +77,8 @@ def selected_or_moved(page: Any, version: int) -> bool:
         "document.getElementById('board').dataset.version !== String(v)",
         arg=version,
     )
-    return read_board(page)["version"] == version
+    drawn: int = read_board(page)["version"]
+    return drawn == version
 
 
 def select_or_send(page: Any, device: str, selector: str, version: int) -> bool:
@@ -187,7 +188,8 @@ def illegal_tableau_move(state: dict[str, Any]) -> dict[str, Any]:
     legal = {(m["from"], m["to"], m["count"]) for m in state["moves"]}
     for i, src in enumerate(tableau):
         for j, dst in enumerate(tableau):
-            if i != j and src["up"] and dst["up"] and (f"tableau:{i}", f"tableau:{j}", 1) not in legal:
+            key = (f"tableau:{i}", f"tableau:{j}", 1)
+            if i != j and src["up"] and dst["up"] and key not in legal:
                 return {"from": f"tableau:{i}", "to": f"tableau:{j}", "count": 1}
     raise AssertionError("every tableau pair is legal")
 
@@ -253,7 +255,8 @@ def overlay_arrow(page: Any, act: str) -> tuple[float, float]:
 def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
     page: Any, server: Server, device: str, variant: str
 ) -> None:
-    status, state = server.api("POST", "/api/games", {"variant": variant, "position": run_position(variant)})
+    body = {"variant": variant, "position": run_position(variant)}
+    status, state = server.api("POST", "/api/games", body)
     assert status == 201, state
     assert state["limits"]["to_card"] == 2
     gid = open_game(page, f"/play/{variant}?game={state['id']}")
@@ -287,6 +290,7 @@ def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
     else:
         page.mouse.up()
     page.locator(".run-overlay").wait_for(state="detached")
+    page.locator('[data-pile="tableau:0"] .card.sel').nth(2).wait_for()
     assert page.locator('[data-pile="tableau:0"] .card.sel').count() == 3
     tap(page, device, card_selector("tableau:1", "9C"))
     toast = page.locator("#toast.show")
@@ -294,7 +298,13 @@ def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
     _, answer = server.api_lang(
         "POST",
         f"/api/games/{gid}/actions",
-        {"version": state["version"], "type": "move", "from": "tableau:0", "to": "tableau:1", "count": 3},
+        {
+            "version": state["version"],
+            "type": "move",
+            "from": "tableau:0",
+            "to": "tableau:1",
+            "count": 3,
+        },
         "zh-Hant",
     )
     assert answer["error"]["reason"] == "run_too_long"
@@ -320,7 +330,8 @@ def test_near_end_game_finishes_and_shows_the_win_panel(
     page: Any, server: Server, device: str, variant: str
 ) -> None:
     family = get_variant(variant).family
-    status, state = server.api("POST", "/api/games", {"variant": variant, "position": NEAR_END[family]})
+    body = {"variant": variant, "position": NEAR_END[family]}
+    status, state = server.api("POST", "/api/games", body)
     assert status == 201, state
     gid = open_game(page, f"/play/{variant}?game={state['id']}")
     act = "autocollect" if get_variant(variant).finishing == "autocollect" else "autocomplete"

@@ -29,7 +29,7 @@ export function computeLayout(game, width, height) {
     });
   }
   const tableauY = top + ch + Math.max(gap * 2, Math.round(ch * 0.12));
-  const tableauH = Math.max(ch * 2, height - tableauY - gap);
+  const tableauH = Math.max(ch, height - tableauY - gap);
   const fans = {};
   p.tableau.forEach((pile, i) => {
     const id = `tableau:${i}`;

@@ -62,12 +62,13 @@ function flush() {
   view.animate = animateNext;
   animateNext = false;
   if (!view.focus || !S.pileOrder(game).includes(view.focus)) view.focus = S.pileOrder(game).at(-1);
-  const layout = computeLayout(game, board.clientWidth, board.clientHeight);
-  draw(board, game, view, layout);
+  // bars first: the board takes the height they leave
   put("status", P.statusHTML(game, elapsed()));
   put("actions", P.actionsHTML(game, view));
   put("hintbar", P.hintbarHTML(view));
   put("panel", P.panelHTML(game, view));
+  const layout = computeLayout(game, board.clientWidth, board.clientHeight);
+  draw(board, game, view, layout);
   document.body.classList.toggle("has-panel", Boolean(lastHTML.panel));
 }
 
@@ -339,10 +340,8 @@ function target(pile, index) {
     if (count && count !== sel.count) return sourceClick(pile, count);
     return clearSelection();
   }
-  if (view.dests.includes(pile)) return sendMove({ from: sel.pile, to: pile, count: sel.count });
-  const count = countFrom(pile, index);
-  if (count && S.hasMoves(game, pile, count)) return sourceClick(pile, count);
-  // not a legal target: the server says why, and nothing changes
+  // a legal target plays; any other pile is a refused drop: the server says
+  // why, nothing changes, and the selection is dropped
   return sendMove({ from: sel.pile, to: pile, count: sel.count });
 }
 
@@ -589,10 +588,16 @@ document.addEventListener("visibilitychange", async () => {
   if (res?.status === 200) adopt(res.body, false);
 });
 
-window.addEventListener("resize", () => {
-  closeOverlay();
-  schedule();
-});
+window.addEventListener("resize", () => closeOverlay());
+// rotation, resizing, fullscreen and bars that wrap all change the board's box
+let boardSize = "";
+new ResizeObserver(() => {
+  const size = `${board.clientWidth}x${board.clientHeight}`;
+  if (size !== boardSize) {
+    boardSize = size;
+    schedule();
+  }
+}).observe(board);
 setInterval(tick, 500);
 
 installSprite();

@@ -26,10 +26,6 @@ export function destinations(game, from, count) {
   return game.moves.filter((m) => m.from === from && m.count === count).map((m) => m.to);
 }
 
-export function hasMoves(game, from, count) {
-  return game.moves.some((m) => m.from === from && m.count === count);
-}
-
 // What one click on a source does: "send" a move at once when there is exactly
 // one place to go, else "select". All empty free cells count as one place, and
 // in FreeCell a card that can go home goes home.
