@@ -6,9 +6,10 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # Debian packages: Freecell Solver for the best FreeCell hints; Chromium and
-# PostgreSQL for the browser and database tests.
+# PostgreSQL for the browser and database tests; CJK fonts so that the
+# browser suite's screenshots show the Chinese texts.
 RUN_DEBS := libfreecell-solver0
-TEST_DEBS := libfreecell-solver0 freecell-solver-bin chromium postgresql
+TEST_DEBS := libfreecell-solver0 freecell-solver-bin chromium postgresql fonts-noto-cjk
 
 .PHONY: run test install install-test lint bench clean
 
