@@ -160,6 +160,48 @@ def play_checked(rules: Rules[P], position: P, move: Move) -> P:
     return rules.play(position, move)
 
 
+def _parents(card: int) -> tuple[int, ...]:
+    rank = card >> 2
+    if rank == 12:
+        return ()
+    suits = (0, 3) if (card & 3) in (1, 2) else (1, 2)
+    return tuple((rank + 1) * 4 + s for s in suits)
+
+
+FITS_ON: tuple[tuple[int, ...], ...] = tuple(_parents(c) for c in range(52))
+"""``FITS_ON[c]``: the two cards that card ``c`` may be placed on in a tableau
+column (one rank higher, the other colour); none for a king.  A table lookup
+spares the move generators a rank-and-colour test per pair of piles."""
+
+
+TAKES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for c in range(52) if t in FITS_ON[c]) for t in range(52)
+)
+"""``TAKES[t]``: the two cards that may be placed on card ``t`` in a tableau
+column (one rank lower, the other colour); none for an ace."""
+
+
+def foundation_targets(
+    foundations: tuple[int | None, ...], by_suit: bool
+) -> dict[int, tuple[int, ...]]:
+    """Map each card that may go up now to the foundation slots that take it."""
+    targets: dict[int, tuple[int, ...]] = {}
+    empty: list[int] = []
+    for slot, top in enumerate(foundations):
+        if top is None:
+            empty.append(slot)
+        elif not by_suit or top & 3 == slot:
+            targets[top + 4] = (slot,)
+    if by_suit:
+        for slot in empty:
+            targets[slot] = (slot,)
+    elif empty:
+        aces = tuple(empty)
+        for ace in range(4):
+            targets[ace] = aces
+    return targets
+
+
 def foundation_accepts(top: int | None, card: int) -> bool:
     """True when ``card`` goes on a foundation whose top card is ``top``."""
     if top is None:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from jielong.cards import Card, Suit, format_cards, parse_cards
 from jielong.deals import freecell_deal
 from jielong.rules.core import (
+    FITS_ON,
+    TAKES,
     Illegal,
     Move,
     Pile,
@@ -26,6 +28,7 @@ from jielong.rules.core import (
     cell,
     foundation,
     foundation_accepts,
+    foundation_targets,
     tableau,
 )
 from jielong.rules.variants import Variant
@@ -35,6 +38,26 @@ CELLS = 4
 _TABLEAU = tuple(tableau(i) for i in range(COLUMNS))
 _FOUNDATION = tuple(foundation(i) for i in range(4))
 _CELL = tuple(cell(i) for i in range(CELLS))
+
+# Every move legal_moves can list, built once: [source][target] (and [count - 1]).
+_T2T = [
+    [[Move(_TABLEAU[i], _TABLEAU[j], k) for k in range(1, 14)] for j in range(COLUMNS)]
+    for i in range(COLUMNS)
+]
+_T2F = [[Move(_TABLEAU[i], _FOUNDATION[s]) for s in range(4)] for i in range(COLUMNS)]
+_T2C = [[Move(_TABLEAU[i], _CELL[c]) for c in range(CELLS)] for i in range(COLUMNS)]
+_C2F = [[Move(_CELL[i], _FOUNDATION[s]) for s in range(4)] for i in range(CELLS)]
+_C2T = [[Move(_CELL[i], _TABLEAU[j]) for j in range(COLUMNS)] for i in range(CELLS)]
+_C2C = [[Move(_CELL[i], _CELL[c]) for c in range(CELLS)] for i in range(CELLS)]
+# The same to every empty cell at once, by the bit mask of the empty cells.
+_T2C_ALL = [
+    [tuple(row[c] for c in range(CELLS) if mask >> c & 1) for mask in range(1 << CELLS)]
+    for row in _T2C
+]
+_C2C_ALL = [
+    [tuple(row[c] for c in range(CELLS) if mask >> c & 1) for mask in range(1 << CELLS)]
+    for row in _C2C
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,50 +112,81 @@ class FreeCell:
         f, e = pos.free_cells(), pos.empty_columns()
         return self.max_run(f, e), self.max_run(f, max(e - 1, 0))
 
-    def _foundation_targets(self, pos: FreeCellPosition, card: Card) -> list[int]:
-        if self.by_suit:
-            slot = card & 3
-            return [slot] if foundation_accepts(pos.foundations[slot], card) else []
-        return [i for i, top in enumerate(pos.foundations) if foundation_accepts(top, card)]
-
     def legal_moves(self, pos: FreeCellPosition) -> list[Move]:
+        # Moves come from prebuilt tables, targets from a map of what each
+        # column top takes: the solvers call this for every node they expand.
         moves: list[Move] = []
         cols = pos.tableau
-        empty_cells = [i for i, c in enumerate(pos.cells) if c is None]
-        f, e = len(empty_cells), sum(1 for col in cols if not col)
+        cells = pos.cells
+        free = 0
+        for i, c in enumerate(cells):
+            if c is None:
+                free |= 1 << i
+        empty_cols: list[int] = []
+        dest: dict[int, list[int]] = {}  # card -> the columns whose top it fits
+        for j, col in enumerate(cols):
+            if col:
+                for child in TAKES[col[-1]]:
+                    if child in dest:
+                        dest[child].append(j)
+                    else:
+                        dest[child] = [j]
+            else:
+                empty_cols.append(j)
+        up = foundation_targets(pos.foundations, self.by_suit)
+        f, e = cells.count(None), len(empty_cols)
         to_card = self.max_run(f, e)
         to_empty = self.max_run(f, e - 1) if e else 0
         for i, col in enumerate(cols):
             if not col:
                 continue
-            src = _TABLEAU[i]
-            top = col[-1]
-            for slot in self._foundation_targets(pos, top):
-                moves.append(Move(src, _FOUNDATION[slot]))
-            for c in empty_cells:
-                moves.append(Move(src, _CELL[c]))
-            run = ordered_run_length(col)
-            for j, target in enumerate(cols):
-                if j == i:
-                    continue
-                if target:
-                    k = (target[-1] >> 2) - (top >> 2)
-                    if 1 <= k <= run and k <= to_card and _fits(col[-k], target[-1]):
-                        moves.append(Move(src, _TABLEAU[j], k))
+            card = col[-1]
+            for slot in up.get(card, ()):
+                moves.append(_T2F[i][slot])
+            moves.extend(_T2C_ALL[i][free])
+            # Walk up the ordered run (no further than the limit: into an empty
+            # column it is lower still), noting where each start fits.
+            # found: (target column, count); count 0 stands for every count
+            # allowed into an empty column.
+            found: list[tuple[int, int]] = []
+            cap = min(len(col), to_card)
+            k = 1
+            while True:
+                targets = dest.get(card)
+                if targets:
+                    for j in targets:
+                        found.append((j, k))
+                if k == cap:
+                    break
+                above = col[-k - 1]
+                if above not in FITS_ON[card]:
+                    break
+                card = above
+                k += 1
+            if to_empty:
+                for j in empty_cols:
+                    found.append((j, 0))
+            if len(found) > 1:
+                found.sort()
+            to_col = _T2T[i]
+            for j, count in found:
+                if count:
+                    moves.append(to_col[j][count - 1])
                 else:
-                    for k in range(1, min(run, to_empty) + 1):
-                        moves.append(Move(src, _TABLEAU[j], k))
-        for i, card in enumerate(pos.cells):
-            if card is None:
+                    moves.extend(to_col[j][: min(k, to_empty)])
+        for i, c in enumerate(cells):
+            if c is None:
                 continue
-            src = _CELL[i]
-            for slot in self._foundation_targets(pos, card):
-                moves.append(Move(src, _FOUNDATION[slot]))
-            for j, target in enumerate(cols):
-                if not target or _fits(card, target[-1]):
-                    moves.append(Move(src, _TABLEAU[j]))
-            for c in empty_cells:
-                moves.append(Move(src, _CELL[c]))
+            for slot in up.get(c, ()):
+                moves.append(_C2F[i][slot])
+            fits = dest.get(c)
+            if fits and empty_cols:
+                for j in sorted(fits + empty_cols):
+                    moves.append(_C2T[i][j])
+            else:
+                for j in fits or empty_cols:
+                    moves.append(_C2T[i][j])
+            moves.extend(_C2C_ALL[i][free])
         return moves
 
     def play(self, pos: FreeCellPosition, move: Move) -> FreeCellPosition:

@@ -16,12 +16,13 @@ Only the pile lines are required; a missing line means empty (or 0).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from jielong.cards import Card, format_cards, parse_cards
 from jielong.deals import klondike_deal
 from jielong.rules.core import (
     STOCK,
+    TAKES,
     WASTE,
     Illegal,
     Move,
@@ -29,6 +30,7 @@ from jielong.rules.core import (
     PositionParseError,
     foundation,
     foundation_accepts,
+    foundation_targets,
     tableau,
 )
 from jielong.rules.variants import Variant
@@ -36,6 +38,18 @@ from jielong.rules.variants import Variant
 PILES = 7
 _TABLEAU = tuple(tableau(i) for i in range(PILES))
 _FOUNDATION = tuple(foundation(i) for i in range(4))
+
+# Every move legal_moves can list (draws aside), built once; a run has at most
+# thirteen cards.
+_T2T = [
+    [[Move(_TABLEAU[i], _TABLEAU[j], k) for k in range(1, 14)] for j in range(PILES)]
+    for i in range(PILES)
+]
+_T2F = [[Move(_TABLEAU[i], _FOUNDATION[s]) for s in range(4)] for i in range(PILES)]
+_W2T = [Move(WASTE, _TABLEAU[j]) for j in range(PILES)]
+_W2F = [Move(WASTE, _FOUNDATION[s]) for s in range(4)]
+_F2T = [[Move(_FOUNDATION[s], _TABLEAU[j]) for j in range(PILES)] for s in range(4)]
+_KINGS = tuple(range(48, 52))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +94,24 @@ def _ordered_from(cards: tuple[Card, ...], lowest: int) -> int:
     return start
 
 
-def _fits(card: int, target: int) -> bool:
-    return (card >> 2) + 1 == (target >> 2) and ((card & 3) in (1, 2)) != ((target & 3) in (1, 2))
+def _destinations(piles: tuple[tuple[Card, ...], ...]) -> dict[int, list[int]]:
+    """Map each card that may go onto the tableau now to its target piles, in
+    pile order: the piles whose top it fits, or every empty pile for a king."""
+    dest: dict[int, list[int]] = {}
+    empty: list[int] = []
+    for j, pile in enumerate(piles):
+        if pile:
+            for child in TAKES[pile[-1]]:
+                if child in dest:
+                    dest[child].append(j)
+                else:
+                    dest[child] = [j]
+        else:
+            empty.append(j)
+    if empty:
+        for king in _KINGS:
+            dest[king] = empty
+    return dest
 
 
 class Klondike:
@@ -109,53 +139,56 @@ class Klondike:
 
     # -- moves --------------------------------------------------------------
 
-    def _foundation_targets(self, pos: KlondikePosition, card: Card) -> list[int]:
-        if self.by_suit:
-            slot = card & 3
-            return [slot] if foundation_accepts(pos.foundations[slot], card) else []
-        return [i for i, top in enumerate(pos.foundations) if foundation_accepts(top, card)]
-
     def legal_moves(self, pos: KlondikePosition) -> list[Move]:
+        # Moves come from prebuilt tables and targets from a map of pile tops:
+        # the solvers call this for every node they expand.
         moves: list[Move] = []
         piles = pos.tableau
+        dest = _destinations(piles)
+        up = foundation_targets(pos.foundations, self.by_suit)
         if pos.stock:
             moves.append(Move(STOCK, WASTE, min(self.draw, len(pos.stock))))
         elif pos.waste:
             moves.append(Move(WASTE, STOCK, len(pos.waste)))
         if pos.waste:
             card = pos.waste[-1]
-            for slot in self._foundation_targets(pos, card):
-                moves.append(Move(WASTE, _FOUNDATION[slot]))
-            for j, target in enumerate(piles):
-                if _fits(card, target[-1]) if target else card >> 2 == 12:
-                    moves.append(Move(WASTE, _TABLEAU[j]))
+            for slot in up.get(card, ()):
+                moves.append(_W2F[slot])
+            for j in dest.get(card, ()):
+                moves.append(_W2T[j])
         for i, pile in enumerate(piles):
             if not pile:
                 continue
-            src = _TABLEAU[i]
-            for slot in self._foundation_targets(pos, pile[-1]):
-                moves.append(Move(src, _FOUNDATION[slot]))
-            start = _ordered_from(pile, pos.hidden[i])
-            for k in range(start, len(pile)):
-                card = pile[k]
-                for j, target in enumerate(piles):
-                    if j != i and (_fits(card, target[-1]) if target else card >> 2 == 12):
-                        moves.append(Move(src, _TABLEAU[j], len(pile) - k))
+            n = len(pile)
+            for slot in up.get(pile[-1], ()):
+                moves.append(_T2F[i][slot])
+            to_pile = _T2T[i]
+            for k in range(_ordered_from(pile, pos.hidden[i]), n):
+                for j in dest.get(pile[k], ()):
+                    if j != i:
+                        moves.append(to_pile[j][n - k - 1])
         for slot, top in enumerate(pos.foundations):
-            if top is None:
-                continue
-            for j, target in enumerate(piles):
-                if _fits(top, target[-1]) if target else top >> 2 == 12:
-                    moves.append(Move(_FOUNDATION[slot], _TABLEAU[j]))
+            if top is not None:
+                for j in dest.get(top, ()):
+                    moves.append(_F2T[slot][j])
         return moves
 
     def play(self, pos: KlondikePosition, move: Move) -> KlondikePosition:
         src, dst, n = move
         if src.kind == "stock":
             turned = pos.stock[-n:]
-            return replace(pos, stock=pos.stock[:-n], waste=pos.waste + turned[::-1])
+            return KlondikePosition(
+                pos.tableau,
+                pos.hidden,
+                pos.stock[:-n],
+                pos.waste + turned[::-1],
+                pos.foundations,
+                pos.recycles,
+            )
         if src.kind == "waste" and dst.kind == "stock":
-            return replace(pos, stock=pos.waste[::-1], waste=(), recycles=pos.recycles + 1)
+            return KlondikePosition(
+                pos.tableau, pos.hidden, pos.waste[::-1], (), pos.foundations, pos.recycles + 1
+            )
         piles = list(pos.tableau)
         hidden = pos.hidden
         waste = pos.waste
