@@ -18,6 +18,7 @@ import datetime as dt
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from jielong.deals import check_deal_number
@@ -76,13 +77,17 @@ class Step:
     def from_json(cls, data: Any) -> Step:
         if not isinstance(data, dict) or data.get("kind") not in STEP_KINDS:
             raise ValueError(f"not a step: {data!r}")
-        moves = tuple(
-            Move(Pile.parse(src), Pile.parse(dst), int(count)) for src, dst, count in data["moves"]
-        )
+        moves = tuple(Move(_pile(src), _pile(dst), int(count)) for src, dst, count in data["moves"])
         step = cls(data["kind"], moves)
         if (step.kind == "restart") != (not moves):
             raise ValueError(f"not a step: {data!r}")
         return step
+
+
+@lru_cache(maxsize=64)
+def _pile(text: str) -> Pile:
+    # a saved game repeats the same few pile ids thousands of times
+    return Pile.parse(text)
 
 
 def now_ms() -> int:
@@ -101,6 +106,9 @@ def moving_card(position: Any, move: Move) -> int:
     if src.kind == "foundation":
         return int(position.foundations[src.index])
     return -1  # the stock: not a card move
+
+
+Replay = tuple[tuple[Step, ...], tuple[Any, ...], tuple[int, ...]]
 
 
 class Session:
@@ -124,6 +132,7 @@ class Session:
         won_ms: int | None = None,
         won_moves: int | None = None,
         last: dict[str, Any] | None = None,
+        replayed: Replay | None = None,
     ) -> None:
         self.variant: Variant = get_variant(variant_id)
         self.rules: Rules[Any] = rules_for(variant_id)
@@ -143,6 +152,11 @@ class Session:
         self.steps: list[Step] = []
         self.positions: list[Any] = [self.start]
         self.counts: list[int] = [0]
+        if replayed is not None:
+            # the same steps replayed before: reuse the positions they gave
+            self.steps = list(replayed[0])
+            self.positions = list(replayed[1])
+            self.counts = list(replayed[2])
         for step in steps:
             self._push(step)
         self.elapsed_ms = elapsed_ms
@@ -150,6 +164,11 @@ class Session:
         self.won_ms = won_ms
         self.won_moves = won_moves
         self.last = last
+
+    def replay(self) -> Replay:
+        """The undo stack and the positions and counts it gave (immutable),
+        to rebuild this session later without replaying its steps."""
+        return tuple(self.steps), tuple(self.positions), tuple(self.counts)
 
     # -- state --------------------------------------------------------------
 

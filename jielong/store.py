@@ -10,9 +10,12 @@ never disagree with them.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,7 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from jielong.session import Session, Step
+from jielong.session import Replay, Session, Step
 
 metadata = sa.MetaData()
 
@@ -87,9 +90,20 @@ class StaleVersion(Exception):
         self.current = current
 
 
+REPLAY_CACHE_SIZE = 256
+"""Games whose replayed positions are kept in memory, keyed by version."""
+
+
 class Store:
     def __init__(self, url: str | None = None, *, pool_size: int = 10) -> None:
         self.url = normalise_url(url or default_url())
+        # A game's id and version name its steps exactly, so their replayed
+        # positions can be reused instead of replaying them on every request.
+        self._replays: OrderedDict[tuple[str, int], Replay] = OrderedDict()
+        self._replays_lock = threading.Lock()
+        # SQLite lets one writer in at a time and makes the others sleep and
+        # retry; queueing this process's writers on a lock is much faster.
+        self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
         sa_url = sa.make_url(self.url)
         self.dialect = sa_url.get_backend_name()
         if self.dialect == "sqlite":
@@ -100,6 +114,7 @@ class Store:
                 self.url, connect_args={"timeout": 30, "check_same_thread": False}
             )
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+            self._write_lock = threading.Lock()
         else:
             self.engine = sa.create_engine(
                 self.url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
@@ -113,34 +128,53 @@ class Store:
 
     def create(self, session: Session, player: str | None, now: int) -> GameRecord:
         record = GameRecord(new_game_id(), 1, session, player, now, now)
-        with self.engine.begin() as conn:
+        with self._write_lock, self.engine.begin() as conn:
             conn.execute(games.insert().values(id=record.id, **_row(record)))
         return record
 
     def load(self, game_id: str) -> GameRecord | None:
         with self.engine.connect() as conn:
             row = conn.execute(games.select().where(games.c.id == game_id)).mappings().first()
-        return None if row is None else _record(row)
+        return None if row is None else self._record(row)
+
+    def _record(self, row: Any) -> GameRecord:
+        key = (row["id"], row["version"])
+        with self._replays_lock:
+            replayed = self._replays.get(key)
+            if replayed is not None:
+                self._replays.move_to_end(key)
+        record = _record(row, replayed)
+        if replayed is None:
+            self._remember(record)
+        return record
+
+    def _remember(self, record: GameRecord) -> None:
+        with self._replays_lock:
+            self._replays[(record.id, record.version)] = record.session.replay()
+            while len(self._replays) > REPLAY_CACHE_SIZE:
+                self._replays.popitem(last=False)
 
     def save(self, record: GameRecord, expected_version: int, now: int) -> GameRecord:
         """Write ``record`` as version ``expected_version + 1`` if the stored
         game is still at ``expected_version``; else raise :class:`StaleVersion`."""
         saved = replace(record, version=expected_version + 1, updated_ms=now)
-        with self.engine.begin() as conn:
+        values = _row(saved)
+        with self._write_lock, self.engine.begin() as conn:
             result = conn.execute(
                 games.update()
                 .where(games.c.id == record.id, games.c.version == expected_version)
-                .values(**_row(saved))
+                .values(**values)
             )
             if result.rowcount != 1:
                 row = conn.execute(games.select().where(games.c.id == record.id)).mappings().first()
-                raise StaleVersion(None if row is None else _record(row))
+                raise StaleVersion(None if row is None else self._record(row))
+        self._remember(saved)
         return saved
 
     def save_clock(self, record: GameRecord) -> bool:
         """Write only the clock, if the game is still at ``record.version``
         (the version does not change: the position did not)."""
-        with self.engine.begin() as conn:
+        with self._write_lock, self.engine.begin() as conn:
             result = conn.execute(
                 games.update()
                 .where(games.c.id == record.id, games.c.version == record.version)
@@ -165,7 +199,7 @@ class Store:
         )
         with self.engine.connect() as conn:
             row = conn.execute(query).mappings().first()
-        return None if row is None else _record(row)
+        return None if row is None else self._record(row)
 
     def version_of(self, game_id: str) -> int | None:
         with self.engine.connect() as conn:
@@ -240,8 +274,10 @@ def _row(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def _record(row: Any) -> GameRecord:
-    steps = [Step.from_json(item) for item in json.loads(row["steps"])["steps"]]
+def _record(row: Any, replayed: Replay | None = None) -> GameRecord:
+    steps = []
+    if replayed is None:
+        steps = [Step.from_json(item) for item in json.loads(row["steps"])["steps"]]
     session = Session(
         row["variant"],
         deal=row["deal"],
@@ -253,6 +289,7 @@ def _record(row: Any) -> GameRecord:
         won_ms=row["won_ms"],
         won_moves=row["won_moves"],
         last=None if row["last"] is None else json.loads(row["last"]),
+        replayed=replayed,
     )
     return GameRecord(
         row["id"], row["version"], session, row["player"], row["created_ms"], row["updated_ms"]

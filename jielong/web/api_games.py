@@ -167,12 +167,12 @@ def create_game(body: GameCreate, request: Request) -> JSONResponse:
 
 
 @router.get("/games/{game_id}", summary="A game's state")
-def read_game(game_id: str, request: Request) -> dict[str, Any]:
-    return game_state(_load(_store(request), game_id))
+def read_game(game_id: str, request: Request) -> JSONResponse:
+    return JSONResponse(game_state(_load(_store(request), game_id)))
 
 
 @router.post("/games/{game_id}/actions", summary="Act on a game: move, draw, undo, ...")
-def act(game_id: str, body: Action, request: Request) -> dict[str, Any]:
+def act(game_id: str, body: Action, request: Request) -> JSONResponse:
     store = _store(request)
     record = _load(store, game_id)
     if record.version != body.version:
@@ -198,19 +198,19 @@ def act(game_id: str, body: Action, request: Request) -> dict[str, Any]:
         raise _stale(e.current) from None
     hints: HintPool = request.app.state.hints
     hints.cancel(game_id)
-    return game_state(saved)
+    return JSONResponse(game_state(saved))
 
 
 @router.post("/games/{game_id}/clock", summary="Pause or resume the clock (tab visibility)")
-def clock(game_id: str, body: ClockReport, request: Request) -> dict[str, Any]:
+def clock(game_id: str, body: ClockReport, request: Request) -> JSONResponse:
     store = _store(request)
     for _ in range(5):
         record = _load(store, game_id)
         record.session.set_clock(body.running)
         if store.save_clock(record):
-            return game_state(record)
+            return JSONResponse(game_state(record))
     # the game keeps changing under us: its actions run the clock anyway
-    return game_state(_load(store, game_id))
+    return JSONResponse(game_state(_load(store, game_id)))
 
 
 @router.post("/games/{game_id}/hint", summary="A hint for the game's current version")

@@ -11,7 +11,7 @@ import asyncio
 import os
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import import_module
@@ -21,10 +21,11 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jielong.store import Store
 from jielong.web.hintpool import HintPool
@@ -146,6 +147,43 @@ class CachedStatic(StaticFiles):
         return response
 
 
+class PlayerCookie:
+    """The anonymous player: a random id in an HttpOnly cookie, given on first
+    contact and found in ``request.state.player``.  Also marks API answers as
+    not cacheable.  (Plain ASGI: this runs on every request.)"""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        player = Request(scope).cookies.get(PLAYER_COOKIE) or ""
+        fresh = not _PLAYER_ID.fullmatch(player)
+        if fresh:
+            player = secrets.token_urlsafe(18)
+        scope.setdefault("state", {})["player"] = player
+        path: str = scope["path"]
+        api = path.startswith("/api/")
+        give_cookie = fresh and not path.startswith("/static/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                if api and "cache-control" not in headers:
+                    headers["Cache-Control"] = "no-store"
+                if give_cookie:
+                    headers.append(
+                        "Set-Cookie",
+                        f"{PLAYER_COOKIE}={player}; Max-Age={5 * 365 * 86400}; Path=/; "
+                        "HttpOnly; SameSite=lax",
+                    )
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
     settings = settings or Settings()
     store = store or Store(settings.database)
@@ -176,25 +214,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
 
-    @app.middleware("http")
-    async def _player(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        # the anonymous player: a random id in an HttpOnly cookie
-        player = request.cookies.get(PLAYER_COOKIE) or ""
-        fresh = not _PLAYER_ID.fullmatch(player)
-        if fresh:
-            player = secrets.token_urlsafe(18)
-        request.state.player = player
-        response = await call_next(request)
-        if request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        if fresh and not request.url.path.startswith("/static/"):
-            response.set_cookie(
-                PLAYER_COOKIE, player, max_age=5 * 365 * 86400, httponly=True, samesite="lax"
-            )
-        return response
-
+    app.add_middleware(PlayerCookie)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
 
     from jielong.web import api_catalogue, api_games
