@@ -1,20 +1,23 @@
 """Load on the move endpoint: actions per second and latency percentiles.
 
 ``jielong serve`` runs as its own process on a free port; this process is the
-load generator: 50 concurrent clients (asyncio + httpx), each playing its own
-FreeCell game by random legal moves (an undo when stuck), each action sent
-with the version it was made on and committed before its answer.  Once on
-SQLite (a temporary file, WAL, synchronous=FULL) and, when Debian's
-PostgreSQL is installed, once on a throw-away PostgreSQL cluster (fsync on).
+load generator: 50 concurrent clients (asyncio, one keep-alive connection
+each), each playing its own FreeCell game by random legal moves (an undo
+when stuck), each action sent with the version it was made on and committed
+before its answer.  Once on SQLite (a temporary file, WAL,
+synchronous=FULL) and, when Debian's PostgreSQL is installed, once on a
+throw-away PostgreSQL cluster (fsync on).
 
     python bench/server_load.py             # 20 s per database
     python bench/server_load.py --smoke     # 3 s per database
+    python bench/server_load.py --server-workers 2
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import statistics
@@ -24,55 +27,95 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 # the server and database launchers are shared with the test suite
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_postgres import PostgresCluster, postgres_bin
 from test_server_process import ServerProcess
 
 
+class Connection:
+    """A minimal HTTP/1.1 keep-alive client for JSON: the load generator must
+    cost far less CPU than the server it measures (httpx costs about as much
+    per request as the server does)."""
+
+    def __init__(self, host: str, port: int, player: str) -> None:
+        self.host, self.port, self.player = host, port, player
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+            f"Cookie: jl_player={self.player}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + data)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.lower() == b"content-length":
+                length = int(value)
+        return status, json.loads(await self.reader.readexactly(length))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
 async def client(
-    http: httpx.AsyncClient,
+    conn: Connection,
     rng: random.Random,
     start_at: float,
     stop_at: float,
     latencies: list[float],
     errors: list[int],
 ) -> None:
-    game = (await http.post("/api/games", json={"variant": "freecell"})).json()
+    _, game = await conn.request("POST", "/api/games", {"variant": "freecell"})
+    path = f"/api/games/{game['id']}/actions"
     while time.perf_counter() < stop_at:
-        moves = [m for m in game["moves"] if not m["from"].startswith("cell") or rng.random() < 0.5]
+        # random legal moves, but not many free cell shuffles; undo when stuck
+        moves = [m for m in game["moves"] if not m["from"].startswith("cell") or rng.random() < 0.3]
         if moves and not game["flags"]["won"]:
             body = {"version": game["version"], "type": "move", **rng.choice(moves)}
         else:
             body = {"version": game["version"], "type": "undo"}
         t0 = time.perf_counter()
-        r = await http.post(f"/api/games/{game['id']}/actions", json=body)
+        status, answer = await conn.request("POST", path, body)
         t1 = time.perf_counter()
-        if r.status_code != 200:
-            errors.append(r.status_code)
-            game = (await http.get(f"/api/games/{game['id']}")).json()
+        if status != 200:
+            errors.append(status)
+            _, game = await conn.request("GET", f"/api/games/{game['id']}")
             continue
-        game = r.json()
+        game = answer
         if t0 >= start_at:  # skip the warm-up
             latencies.append(t1 - t0)
+    conn.close()
 
 
-async def load(url: str, clients: int, warmup: float, seconds: float) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as http:
-        start_at = time.perf_counter() + warmup
-        stop_at = start_at + seconds
-        latencies: list[float] = []
-        errors: list[int] = []
-        await asyncio.gather(
-            *(
-                client(http, random.Random(i), start_at, stop_at, latencies, errors)
-                for i in range(clients)
+async def load(port: int, clients: int, warmup: float, seconds: float) -> dict[str, Any]:
+    start_at = time.perf_counter() + warmup
+    stop_at = start_at + seconds
+    latencies: list[float] = []
+    errors: list[int] = []
+    await asyncio.gather(
+        *(
+            client(
+                Connection("127.0.0.1", port, f"bench-player-{i:08d}"),
+                random.Random(i),
+                start_at,
+                stop_at,
+                latencies,
+                errors,
             )
+            for i in range(clients)
         )
-        measured = time.perf_counter() - start_at
+    )
+    measured = time.perf_counter() - start_at
     latencies.sort()
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
     return {
@@ -96,7 +139,7 @@ def run(name: str, database: str, args: argparse.Namespace) -> None:
     server_args = ["--workers", str(args.server_workers), "--hint-workers", "1"]
     with ServerProcess(database, *server_args) as server:
         cpu_before, own_before = _cpu_seconds(server.pid), time.process_time()
-        figures = asyncio.run(load(server.url, args.clients, args.warmup, args.seconds))
+        figures = asyncio.run(load(server.port, args.clients, args.warmup, args.seconds))
         server_cpu = _cpu_seconds(server.pid) - cpu_before
         own_cpu = time.process_time() - own_before
     print(
