@@ -128,10 +128,17 @@ async def load(port: int, clients: int, warmup: float, seconds: float) -> dict[s
     }
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and its children (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = sum(int(f) for f in fields[11:15])
+def _cpu_seconds(session: int) -> float:
+    """User + system CPU time of the live processes of a session (the server
+    and its worker processes; Linux)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        if int(fields[3]) == session:
+            ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
