@@ -33,7 +33,8 @@ games = sa.Table(
     sa.Column("id", sa.String(64), primary_key=True),
     sa.Column("player", sa.String(64), nullable=True),
     sa.Column("variant", sa.String(32), nullable=False),
-    sa.Column("deal", sa.BigInteger, nullable=True),
+    # text: Klondike deal numbers run past the range of a 64-bit integer
+    sa.Column("deal", sa.String(24), nullable=True),
     sa.Column("start_text", sa.Text, nullable=True),
     sa.Column("daily", sa.String(10), nullable=True),
     sa.Column("version", sa.Integer, nullable=False),
@@ -259,7 +260,7 @@ def _row(record: GameRecord) -> dict[str, Any]:
     return {
         "player": record.player,
         "variant": s.variant.id,
-        "deal": s.deal,
+        "deal": None if s.deal is None else str(s.deal),
         "start_text": s.start_text,
         "daily": None if s.daily is None else s.daily.isoformat(),
         "version": record.version,
@@ -280,7 +281,7 @@ def _record(row: Any, replayed: Replay | None = None) -> GameRecord:
         steps = [Step.from_json(item) for item in json.loads(row["steps"])["steps"]]
     session = Session(
         row["variant"],
-        deal=row["deal"],
+        deal=None if row["deal"] is None else int(row["deal"]),
         start_text=row["start_text"],
         daily=None if row["daily"] is None else dt.date.fromisoformat(row["daily"]),
         steps=steps,

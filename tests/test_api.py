@@ -104,6 +104,13 @@ def test_klondike_hides_face_down_cards(client: TestClient) -> None:
     assert {"from": "stock", "to": "waste", "count": 3} in g["moves"]
 
 
+def test_klondike_deal_numbers_past_64_bits(client: TestClient) -> None:
+    big = 10**20 - 1
+    g = new_game(client, variant="klondike-1", deal=big)
+    assert client.get(f"/api/games/{g['id']}").json()["deal"] == big
+    assert new_game(client, deal_id=f"klondike-3-{big}")["deal_id"] == f"klondike-3-{big}"
+
+
 def test_create_by_deal_id_random_and_custom(client: TestClient) -> None:
     g = new_game(client, deal_id="kongdang-11982")
     assert g["variant"] == "kongdang" and g["deal"] == 11982 and g["unsolvable"] is True

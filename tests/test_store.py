@@ -198,3 +198,11 @@ def test_default_database_is_under_the_user_data_dir(
     assert s.url == f"sqlite:///{tmp_path / 'jielong' / 'jielong.sqlite3'}"
     assert (tmp_path / "jielong" / "jielong.sqlite3").exists()
     s.close()
+
+
+def test_deal_numbers_past_64_bits(store: Store) -> None:
+    big = 10**20 - 1
+    record = store.create(Session("klondike-3", deal=big), "player-gggggggggggg", now=0)
+    loaded = store.load(record.id)
+    assert loaded is not None and loaded.session.deal == big
+    assert store.stats("player-gggggggggggg")["klondike-3"]["games"] == 1
