@@ -339,6 +339,7 @@ def test_hint_answers_a_legal_move(client: TestClient) -> None:
     hint = r.json()
     assert hint["version"] == 1 and hint["kind"] in ("solver", "heuristic")
     assert hint["move"] in g["moves"] and isinstance(hint["source"], str)
+    assert len(hint["line"]) <= 20
 
 
 def test_hint_errors(client: TestClient) -> None:

@@ -25,6 +25,8 @@ GRACE_SECONDS = 3.0
 # How often a waiting request asks whether the game moved on elsewhere (another
 # server process may have taken the action).
 POLL_SECONDS = 0.5
+# Moves of the solver's line sent after the hint's own move.
+LINE_PREVIEW = 20
 
 
 class HintBusy(Exception):
@@ -47,7 +49,9 @@ def compute(variant_id: str, position: Any, deadline_seconds: float) -> dict[str
     return {
         "kind": hint.kind,
         "move": None if hint.move is None else hint.move.to_json(),
-        "line": [m.to_json() for m in hint.line],
+        # the start of the line is enough to preview; a whole solution can
+        # run to hundreds of moves
+        "line": [m.to_json() for m in hint.line[:LINE_PREVIEW]],
         "source": hint.source,
     }
 
