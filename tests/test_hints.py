@@ -1,0 +1,78 @@
+"""The hint policy: a hint move is legal; "unsolvable" only when proven."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from solver_checks import assert_wins, playout
+
+from jielong.rules.variants import rules_for
+from jielong.solve import fcsolve, freecell, hints
+
+
+@pytest.mark.parametrize("variant", ["freecell", "kongdang"])
+@pytest.mark.parametrize("use_fcsolve", [False, True])
+def test_hint_moves_are_legal(variant: str, use_fcsolve: bool) -> None:
+    if use_fcsolve and not fcsolve.available():
+        pytest.skip("Freecell Solver not installed")
+    rules = rules_for(variant)
+    for seed in range(5):
+        position = playout(rules, 40 + seed, 15, seed, calm=True)
+        hint = hints.freecell_hint(rules, position, 5.0, use_fcsolve=use_fcsolve)
+        if hint.kind == "solver":
+            assert hint.move in rules.legal_moves(position)
+            assert_wins(rules, position, (hint.move, *hint.line))
+        elif hint.kind == "unsolvable":
+            assert freecell.prove(position)[0] == "unsolvable"
+        elif hint.kind == "none":
+            assert not rules.legal_moves(position)
+        else:
+            pytest.fail(f"unexpected hint {hint.kind} with 5 s to spare")
+
+
+def test_compute_hint_from_a_deal() -> None:
+    rules = rules_for("kongdang")
+    hint = hints.compute_hint("kongdang", rules.deal(617), deadline_seconds=5.0)
+    assert hint.kind == "solver"
+    assert hint.move in rules.legal_moves(rules.deal(617))
+
+
+def test_unsolvable_only_when_proven() -> None:
+    rules = rules_for("freecell")
+    # too little time for a proof: a plausible move, never "unsolvable"
+    hint = hints.freecell_hint(rules, rules.deal(11982), 0.0, use_fcsolve=False)
+    assert hint.kind == "heuristic"
+    assert hint.move in rules.legal_moves(rules.deal(11982))
+    proven = hints.freecell_hint(rules, rules.deal(11982), 60.0, use_fcsolve=False)
+    assert proven.kind == "unsolvable" and proven.move is None
+
+
+def test_no_legal_move_gives_none() -> None:
+    rules = rules_for("freecell")
+    for seed in range(30):
+        position = playout(rules, 1000 + seed, 200, seed)
+        if not rules.legal_moves(position):
+            break
+    else:
+        pytest.fail("no dead position found")
+    assert hints.compute_hint("freecell", position, deadline_seconds=1.0).kind == "none"
+
+
+def test_heuristic_move_is_legal() -> None:
+    rules = rules_for("kongdang")
+    for seed in range(5):
+        position = playout(rules, 90 + seed, 10, seed)
+        hint = hints.heuristic_move(rules, position)
+        if rules.legal_moves(position):
+            assert hint.kind == "heuristic" and hint.move in rules.legal_moves(position)
+        else:
+            assert hint.kind == "none"
+
+
+def test_arguments_and_answer_pickle() -> None:
+    """The server runs compute_hint in a process pool."""
+    rules = rules_for("freecell")
+    args = pickle.loads(pickle.dumps(("freecell", rules.deal(3))))
+    hint = hints.compute_hint(*args, deadline_seconds=5.0)
+    assert pickle.loads(pickle.dumps(hint)) == hint
