@@ -230,7 +230,7 @@ class FreeCell:
             col = pos.tableau[src.index]
             if not col:
                 return Illegal.EMPTY_SOURCE
-            if n > len(col):
+            if not 1 <= n <= len(col):  # col[-0] would be the bottom card
                 return Illegal.NOT_ENOUGH_CARDS
             if n > ordered_run_length(col):
                 return Illegal.NOT_A_RUN

@@ -263,7 +263,7 @@ class Klondike:
             pile = pos.tableau[src.index]
             if not pile:
                 return Illegal.EMPTY_SOURCE
-            if n > len(pile):
+            if not 1 <= n <= len(pile):  # pile[-0] would be the bottom card
                 return Illegal.NOT_ENOUGH_CARDS
             if len(pile) - n < pos.hidden[src.index]:
                 return Illegal.FACE_DOWN
