@@ -65,7 +65,8 @@ def check_invariants(variant: str, pos: Any) -> None:
 
 
 def candidate_moves(pos: Any) -> set[Move]:
-    counts = set(range(1, 14))
+    # out-of-range counts too: a count of 0 was once accepted
+    counts = set(range(-1, 15)) | {52}
     if isinstance(pos, KlondikePosition):
         counts |= {len(pos.waste), len(pos.stock)} - {0}
     return {Move(src, dst, n) for src in ALL_PILES for dst in ALL_PILES for n in counts}

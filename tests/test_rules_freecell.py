@@ -433,3 +433,18 @@ def test_fc_solve_solutions_replay_through_legal_moves(number: int) -> None:
         pos = reached[0]
         steps += 1
     assert steps > 30 and r.is_won(pos)
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+@pytest.mark.parametrize("count", [0, -1, -7])
+def test_counts_below_one_are_refused(variant: str, count: int) -> None:
+    # A count of 0 once read the column from its bottom card (col[-0]) and
+    # let a whole column move into an empty one.
+    r = rules(variant)
+    pos = table(variant)
+    for src in (tableau(0), tableau(1), tableau(6)):
+        move = Move(src, tableau(3), count)
+        assert r.explain(pos, move) == Illegal.NOT_ENOUGH_CARDS
+        with pytest.raises(IllegalMoveError):
+            play_checked(r, pos, move)
+    assert r.explain(pos, Move(cell(0), tableau(3), count)) == Illegal.ONE_CARD_ONLY

@@ -411,3 +411,19 @@ def test_deal_matches_its_text_and_round_trips() -> None:
 def test_bad_text_is_refused(text: str) -> None:
     with pytest.raises(PositionParseError):
         rules(3).from_text(text)
+
+
+@pytest.mark.parametrize("count", [0, -1, -6])
+def test_counts_below_one_are_refused(count: int) -> None:
+    # A count of 0 once read the pile from its bottom card (pile[-0]): a
+    # face-down K could then take the whole pile into an empty one.
+    r = rules(3)
+    pos = position(TABLE)
+    assert pos.tableau[4][0] == Card.parse("KC") and pos.hidden[4] == 1
+    move = Move(t(5), t(4), count)
+    assert r.explain(pos, move) == Illegal.NOT_ENOUGH_CARDS
+    with pytest.raises(IllegalMoveError):
+        play_checked(r, pos, move)
+    assert r.explain(pos, Move(WASTE, t(6), count)) == Illegal.WASTE_TOP_ONLY
+    assert r.explain(pos, Move(foundation(0), t(2), count)) == Illegal.ONE_CARD_ONLY
+    assert r.explain(pos, Move(STOCK, WASTE, count)) == Illegal.WRONG_DRAW
