@@ -1,0 +1,104 @@
+"""Surveys: local processes, a local Dask cluster, and resuming."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from jielong.solve import fcsolve
+from jielong.solve.survey import Budget, SurveyError, read_results, solve_deal, survey
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def test_local_processes(tmp_path: Path) -> None:
+    out = tmp_path / "r.txt"
+    summary = survey("freecell", 1, 6, out, workers=2, progress=False)
+    assert summary.done == 6 and summary.statuses["solved"] == 6
+    results = read_results(out)
+    assert sorted(results) == [1, 2, 3, 4, 5, 6]
+    for number, status, moves, nodes, seconds, solver in results.values():
+        assert 1 <= number <= 6
+        assert status == "solved" and moves > 0 and nodes >= 0 and seconds >= 0
+        assert solver == "own"
+
+
+def test_resume_skips_done_deals_and_a_torn_line(tmp_path: Path) -> None:
+    out = tmp_path / "r.txt"
+    survey("kongdang", 10, 13, out, workers=1, progress=False)
+    kept = _lines(out)[:2]
+    # an interruption in the middle of writing leaves half a line
+    out.write_text("\n".join(kept) + "\n" + kept[0][:3], encoding="utf-8")
+    summary = survey("kongdang", 10, 15, out, workers=1, progress=False)
+    assert summary.skipped == 2 and summary.done == 4
+    lines = _lines(out)
+    assert len(lines) == 6
+    assert sorted(read_results(out)) == list(range(10, 16))
+
+
+def test_interrupted_run_resumes(tmp_path: Path) -> None:
+    """Kill a real survey process part-way, then finish the range."""
+    out = tmp_path / "r.txt"
+    cmd = [sys.executable, "-m", "jielong.cli", "survey", "freecell", "1", "400"]
+    cmd += ["--out", str(out), "--workers", "1", "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(read_results(out)) < 10:
+            time.sleep(0.2)
+    finally:
+        proc.kill()
+        proc.wait()
+    first = read_results(out)
+    assert 10 <= len(first) < 400
+    # finish only a few more deals beyond what was done, to keep the test short
+    end = max(first) + 3
+    summary = survey("freecell", 1, end, out, workers=1, progress=False)
+    assert summary.skipped == len([n for n in first if n <= end])
+    assert sorted(read_results(out)) == sorted(set(range(1, end + 1)) | set(first))
+
+
+def test_dask_cluster(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "r.txt"
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        summary = survey(
+            "freecell", 20, 24, out, dask_address=cluster.scheduler_address, progress=False
+        )
+    assert summary.done == 5
+    assert sorted(read_results(out)) == [20, 21, 22, 23, 24]
+
+
+@pytest.mark.skipif(not fcsolve.available(), reason="Freecell Solver not installed")
+def test_fcsolve_survey_with_proofs(tmp_path: Path) -> None:
+    out = tmp_path / "r.txt"
+    summary = survey(
+        "freecell", 11980, 11984, out, workers=1, solver="fcsolve", proofs=True, progress=False
+    )
+    assert summary.unsolvable == [11982]
+    assert read_results(out)[11982][5] == "fcsolve-cn"
+    assert summary.statuses["solved"] == 4
+
+
+def test_without_proofs_a_budget_gives_unknown() -> None:
+    line = solve_deal("freecell", 11982, "own", Budget(max_nodes=20))
+    assert line[1] == "unknown"
+
+
+def test_own_proof_settles_what_the_budget_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fcsolve, "available", lambda: False)
+    line = solve_deal("freecell", 11982, "own", Budget(max_nodes=20), proofs=True)
+    assert line[1] == "unsolvable" and line[5] == "own-proof"
+
+
+def test_bad_range(tmp_path: Path) -> None:
+    with pytest.raises(SurveyError):
+        survey("freecell", 5, 4, tmp_path / "r.txt", progress=False)
