@@ -70,8 +70,8 @@ def parse_move(text: str, legal: list[Move], family: str) -> Move:
             if STOCK in (m.src, m.dst):
                 return m
         return Move(STOCK, WASTE, 1)
-    body, _, n_text = t.partition("/")
-    if len(body) != 2 or (n_text and not n_text.isdigit()):
+    body, slash, n_text = t.partition("/")
+    if len(body) != 2 or (slash and not (n_text.isdigit() and int(n_text) > 0)):
         raise InvalidMoveError(f"not a move: {text!r}")
     src, dst = _code_pile(body[0], family), _code_pile(body[1], family)
     wanted = int(n_text) if n_text else None

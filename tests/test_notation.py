@@ -77,6 +77,8 @@ def test_parse_long_form() -> None:
         ("123", "freecell"),
         ("10", "freecell"),
         ("1a/x", "freecell"),
+        ("26/0", "freecell"),  # once read as a one-card move
+        ("26/", "freecell"),
         ("1w", "freecell"),  # no waste in FreeCell
         ("1a", "klondike"),  # no cells in Klondike
         ("tableau:0 cell:0 x", "freecell"),  # found by the CLI test: crashed
