@@ -174,3 +174,26 @@ def test_two_server_processes_share_one_sqlite_file(tmp_path: Path) -> None:
         assert httpx.post(f"{b.url}/api/games/{game['id']}/actions", json=body).status_code == 200
         r = httpx.post(f"{a.url}/api/games/{game['id']}/actions", json=body)
         assert r.status_code == 409 and r.json()["state"]["version"] == 2
+
+
+def test_serve_is_a_jielong_command_and_settings_travel_by_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from jielong.cli import build_parser
+    from jielong.web.app import Settings
+
+    args = build_parser().parse_args(
+        ["serve", "--port", "9", "--database", "sqlite:////x", "--hint-seconds", "3.5"]
+    )
+    assert (args.port, args.database, args.hint_seconds, args.workers) == (
+        9,
+        "sqlite:////x",
+        3.5,
+        1,
+    )
+    settings = Settings(
+        database="postgresql://u@h/db", hint_workers=3, hint_queue=5, hint_seconds=1.5
+    )
+    for key, value in settings.to_env().items():
+        monkeypatch.setenv(key, value)
+    assert Settings.from_env() == settings
