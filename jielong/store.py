@@ -144,7 +144,7 @@ class Store:
             replayed = self._replays.get(key)
             if replayed is not None:
                 self._replays.move_to_end(key)
-        record = _record(row, replayed)
+        record = _record_from_row(row, replayed)
         if replayed is None:
             self._remember(record)
         return record
@@ -275,7 +275,7 @@ def _row(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def _record(row: Any, replayed: Replay | None = None) -> GameRecord:
+def _record_from_row(row: Any, replayed: Replay | None = None) -> GameRecord:
     steps = []
     if replayed is None:
         steps = [Step.from_json(item) for item in json.loads(row["steps"])["steps"]]
