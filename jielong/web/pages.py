@@ -107,6 +107,18 @@ def _lang_switch(lang: str) -> str:
     return f'<nav class="langs" aria-label="{label}">{"".join(items)}</nav>'
 
 
+JS_DIR = Path(__file__).with_name("static") / "js"
+
+
+@cache
+def _preloads(script: str) -> str:
+    # the table's modules are fetched at once rather than import by import
+    if script != "main.js":
+        return ""
+    names = sorted(p.name for p in JS_DIR.glob("*.js") if p.name not in ("main.js", "home.js"))
+    return "".join(f'<link rel="modulepreload" href="/static/js/{n}">' for n in names)
+
+
 def _page(lang: str, title: str, body: str, script: str, boot: dict[str, Any]) -> str:
     t = catalogue(lang)
     return (
@@ -118,6 +130,7 @@ def _page(lang: str, title: str, body: str, script: str, boot: dict[str, Any]) -
         '<link rel="icon" href="/static/img/icon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/css/site.css">'
         f'<script type="module" src="/static/js/{script}"></script>'
+        f"{_preloads(script)}"
         "</head><body>"
         '<header class="top">'
         f'<a class="home" href="/">{escape(t["site.title"])}</a>'
