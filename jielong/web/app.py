@@ -114,11 +114,17 @@ def _validation_error(request: Request, exc: RequestValidationError) -> JSONResp
     if any(e.get("type") == "json_invalid" for e in errors):
         return error_response(request, ApiError(400, "malformed_json"))
     first = errors[0] if errors else {}
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-    detail = f"{where}: {first.get('msg', '')}".strip(": ")
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    # the message names the field in the player's language; the validator's
+    # own (English) words go beside it for developers
     return error_response(
         request,
-        ApiError(422, "invalid_request", {"detail": detail}, details={"field": where}),
+        ApiError(
+            422,
+            "invalid_request",
+            {"detail": where},
+            details={"field": where, "detail": str(first.get("msg", ""))},
+        ),
     )
 
 
