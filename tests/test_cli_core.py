@@ -4,6 +4,7 @@ Debian's Freecell Solver tools and ``pysol_cards`` where installed."""
 from __future__ import annotations
 
 import io
+import random
 import re
 import shutil
 import subprocess
@@ -92,7 +93,15 @@ def _pysol(number: int) -> str:
     return str(game.calc_layout_string(CardRenderer(print_ts=True)))
 
 
-@pytest.mark.parametrize("number", [1, 2, 32000, 32001, 123456, 10**9])
+_rng = random.Random(7)
+PYSOL_NUMBERS = sorted(
+    {1, 2, 32000, 32001, 123456, 10**9}
+    | {_rng.randint(1, 32000) for _ in range(47)}
+    | {_rng.randint(32001, 10**12) for _ in range(47)}
+)
+
+
+@pytest.mark.parametrize("number", PYSOL_NUMBERS)
 def test_deal_klondike_pysol_format(number: int, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("pysol_cards")
     code, out, _ = run_main(["deal", "klondike-3", str(number), "--format", "pysol"], capsys)

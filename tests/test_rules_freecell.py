@@ -190,34 +190,34 @@ def table(variant: str) -> FreeCellPosition:
     return build(variant, COLUMNS, ["9S", "-", "-", "-"], ["2C", "AD"])
 
 
+EXPLAIN_CASES = [
+    (Move(foundation(0), tableau(2)), Illegal.FOUNDATION_ONE_WAY),
+    (Move(foundation(1), cell(1)), Illegal.FOUNDATION_ONE_WAY),
+    (Move(tableau(2), cell(0)), Illegal.CELL_OCCUPIED),
+    (Move(cell(0), tableau(3), 2), Illegal.ONE_CARD_ONLY),
+    (Move(tableau(0), cell(1), 2), Illegal.ONE_CARD_ONLY),
+    (Move(tableau(0), foundation(2), 2), Illegal.ONE_CARD_ONLY),
+    (Move(tableau(1), tableau(3), 2), Illegal.NOT_A_RUN),
+    (Move(tableau(1), tableau(3), 3), Illegal.NOT_A_RUN),
+    (Move(tableau(2), tableau(4), 2), Illegal.NOT_ENOUGH_CARDS),
+    (Move(tableau(3), tableau(2)), Illegal.EMPTY_SOURCE),
+    (Move(cell(1), tableau(2)), Illegal.EMPTY_SOURCE),
+    (Move(tableau(5), tableau(2)), Illegal.WRONG_COLOUR),  # ♥2 on ♦3
+    (Move(tableau(1), tableau(5)), Illegal.WRONG_RANK),  # ♠4 on ♥2
+    (Move(cell(0), tableau(4)), Illegal.WRONG_COLOUR),  # ♠9 on ♣Q
+    (Move(tableau(2), foundation(0)), Illegal.FOUNDATION_WRONG_SUIT),  # ♦3 on ♣2
+    (Move(tableau(2), foundation(1)), Illegal.FOUNDATION_WRONG_RANK),  # ♦3 on ♦A
+    (Move(tableau(0), tableau(0)), Illegal.SAME_PILE),
+    (Move(STOCK, tableau(0)), Illegal.UNKNOWN_PILE),
+    (Move(tableau(0), WASTE), Illegal.UNKNOWN_PILE),
+    (Move(tableau(8), tableau(0)), Illegal.UNKNOWN_PILE),
+    (Move(tableau(0), cell(4)), Illegal.UNKNOWN_PILE),
+    (Move(tableau(0), foundation(4)), Illegal.UNKNOWN_PILE),
+]
+
+
 @pytest.mark.parametrize("variant", VARIANT_IDS)
-@pytest.mark.parametrize(
-    ("move", "reason"),
-    [
-        (Move(foundation(0), tableau(2)), Illegal.FOUNDATION_ONE_WAY),
-        (Move(foundation(1), cell(1)), Illegal.FOUNDATION_ONE_WAY),
-        (Move(tableau(2), cell(0)), Illegal.CELL_OCCUPIED),
-        (Move(cell(0), tableau(3), 2), Illegal.ONE_CARD_ONLY),
-        (Move(tableau(0), cell(1), 2), Illegal.ONE_CARD_ONLY),
-        (Move(tableau(0), foundation(2), 2), Illegal.ONE_CARD_ONLY),
-        (Move(tableau(1), tableau(3), 2), Illegal.NOT_A_RUN),
-        (Move(tableau(1), tableau(3), 3), Illegal.NOT_A_RUN),
-        (Move(tableau(2), tableau(4), 2), Illegal.NOT_ENOUGH_CARDS),
-        (Move(tableau(3), tableau(2)), Illegal.EMPTY_SOURCE),
-        (Move(cell(1), tableau(2)), Illegal.EMPTY_SOURCE),
-        (Move(tableau(5), tableau(2)), Illegal.WRONG_COLOUR),  # ♥2 on ♦3
-        (Move(tableau(1), tableau(5)), Illegal.WRONG_RANK),  # ♠4 on ♥2
-        (Move(cell(0), tableau(4)), Illegal.WRONG_COLOUR),  # ♠9 on ♣Q
-        (Move(tableau(2), foundation(0)), Illegal.FOUNDATION_WRONG_SUIT),  # ♦3 on ♣2
-        (Move(tableau(2), foundation(1)), Illegal.FOUNDATION_WRONG_RANK),  # ♦3 on ♦A
-        (Move(tableau(0), tableau(0)), Illegal.SAME_PILE),
-        (Move(STOCK, tableau(0)), Illegal.UNKNOWN_PILE),
-        (Move(tableau(0), WASTE), Illegal.UNKNOWN_PILE),
-        (Move(tableau(8), tableau(0)), Illegal.UNKNOWN_PILE),
-        (Move(tableau(0), cell(4)), Illegal.UNKNOWN_PILE),
-        (Move(tableau(0), foundation(4)), Illegal.UNKNOWN_PILE),
-    ],
-)
+@pytest.mark.parametrize(("move", "reason"), EXPLAIN_CASES)
 def test_explain_reasons(variant: str, move: Move, reason: Illegal) -> None:
     r = rules(variant)
     pos = table(variant)
@@ -448,3 +448,22 @@ def test_counts_below_one_are_refused(variant: str, count: int) -> None:
         with pytest.raises(IllegalMoveError):
             play_checked(r, pos, move)
     assert r.explain(pos, Move(cell(0), tableau(3), count)) == Illegal.ONE_CARD_ONLY
+
+
+def test_explain_cases_cover_every_reason_of_the_family() -> None:
+    # The codes this family's explain can give, apart from the ones with
+    # their own tests (run limits, draws, fixed slots, the empty stock).
+    assert {reason for _, reason in EXPLAIN_CASES} == {
+        Illegal.UNKNOWN_PILE,
+        Illegal.SAME_PILE,
+        Illegal.EMPTY_SOURCE,
+        Illegal.NOT_ENOUGH_CARDS,
+        Illegal.NOT_A_RUN,
+        Illegal.WRONG_COLOUR,
+        Illegal.WRONG_RANK,
+        Illegal.CELL_OCCUPIED,
+        Illegal.ONE_CARD_ONLY,
+        Illegal.FOUNDATION_ONE_WAY,
+        Illegal.FOUNDATION_WRONG_SUIT,
+        Illegal.FOUNDATION_WRONG_RANK,
+    }

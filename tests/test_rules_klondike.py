@@ -324,33 +324,33 @@ def test_foundation_king_back_into_an_empty_pile() -> None:
     assert all(m.src.kind == "foundation" and m.dst.kind == "tableau" for m in legal)
 
 
-@pytest.mark.parametrize(
-    ("move", "reason"),
-    [
-        (Move(t(3), t(1)), Illegal.WRONG_COLOUR),  # ♥9 on ♦K
-        (Move(t(7), t(3)), Illegal.WRONG_RANK),  # ♠6 on ♥9
-        (Move(t(5), t(7)), Illegal.WRONG_RANK),  # ♦4 on ♠6
-        (Move(t(5), t(4)), Illegal.EMPTY_NEEDS_KING),
-        (Move(WASTE, t(4)), Illegal.EMPTY_NEEDS_KING),
-        (Move(t(3), t(2), 2), Illegal.FACE_DOWN),
-        (Move(t(6), t(1), 3), Illegal.FACE_DOWN),
-        (Move(t(2), t(1), 5), Illegal.NOT_ENOUGH_CARDS),
-        (Move(t(4), t(1)), Illegal.EMPTY_SOURCE),
-        (Move(t(1), t(1)), Illegal.SAME_PILE),
-        (Move(t(1), Pile("tableau", 7)), Illegal.UNKNOWN_PILE),
-        (Move(Pile("cell", 0), t(1)), Illegal.UNKNOWN_PILE),
-        (Move(t(1), Pile("foundation", 4)), Illegal.UNKNOWN_PILE),
-        (Move(WASTE, t(1), 2), Illegal.WASTE_TOP_ONLY),
-        (Move(t(2), foundation(2), 3), Illegal.ONE_CARD_ONLY),
-        (Move(t(5), foundation(0)), Illegal.FOUNDATION_WRONG_SUIT),  # ♦4 on ♥3
-        (Move(t(5), foundation(2)), Illegal.FOUNDATION_WRONG_RANK),  # ♦4 on empty
-        (Move(WASTE, foundation(1)), Illegal.FOUNDATION_WRONG_SUIT),  # ♦5 on ♠2
-        (Move(t(2), WASTE), Illegal.NOT_A_TARGET),
-        (Move(STOCK, t(1), 3), Illegal.NOT_A_TARGET),
-        (Move(t(1), STOCK), Illegal.NOT_A_TARGET),
-        (Move(WASTE, STOCK, 2), Illegal.NOT_A_TARGET),  # stock not empty yet
-    ],
-)
+EXPLAIN_CASES = [
+    (Move(t(3), t(1)), Illegal.WRONG_COLOUR),  # ♥9 on ♦K
+    (Move(t(7), t(3)), Illegal.WRONG_RANK),  # ♠6 on ♥9
+    (Move(t(5), t(7)), Illegal.WRONG_RANK),  # ♦4 on ♠6
+    (Move(t(5), t(4)), Illegal.EMPTY_NEEDS_KING),
+    (Move(WASTE, t(4)), Illegal.EMPTY_NEEDS_KING),
+    (Move(t(3), t(2), 2), Illegal.FACE_DOWN),
+    (Move(t(6), t(1), 3), Illegal.FACE_DOWN),
+    (Move(t(2), t(1), 5), Illegal.NOT_ENOUGH_CARDS),
+    (Move(t(4), t(1)), Illegal.EMPTY_SOURCE),
+    (Move(t(1), t(1)), Illegal.SAME_PILE),
+    (Move(t(1), Pile("tableau", 7)), Illegal.UNKNOWN_PILE),
+    (Move(Pile("cell", 0), t(1)), Illegal.UNKNOWN_PILE),
+    (Move(t(1), Pile("foundation", 4)), Illegal.UNKNOWN_PILE),
+    (Move(WASTE, t(1), 2), Illegal.WASTE_TOP_ONLY),
+    (Move(t(2), foundation(2), 3), Illegal.ONE_CARD_ONLY),
+    (Move(t(5), foundation(0)), Illegal.FOUNDATION_WRONG_SUIT),  # ♦4 on ♥3
+    (Move(t(5), foundation(2)), Illegal.FOUNDATION_WRONG_RANK),  # ♦4 on empty
+    (Move(WASTE, foundation(1)), Illegal.FOUNDATION_WRONG_SUIT),  # ♦5 on ♠2
+    (Move(t(2), WASTE), Illegal.NOT_A_TARGET),
+    (Move(STOCK, t(1), 3), Illegal.NOT_A_TARGET),
+    (Move(t(1), STOCK), Illegal.NOT_A_TARGET),
+    (Move(WASTE, STOCK, 2), Illegal.NOT_A_TARGET),  # stock not empty yet
+]
+
+
+@pytest.mark.parametrize(("move", "reason"), EXPLAIN_CASES)
 def test_explain_reasons(move: Move, reason: Illegal) -> None:
     r = rules(3)
     pos = position(TABLE)
@@ -427,3 +427,23 @@ def test_counts_below_one_are_refused(count: int) -> None:
     assert r.explain(pos, Move(WASTE, t(6), count)) == Illegal.WASTE_TOP_ONLY
     assert r.explain(pos, Move(foundation(0), t(2), count)) == Illegal.ONE_CARD_ONLY
     assert r.explain(pos, Move(STOCK, WASTE, count)) == Illegal.WRONG_DRAW
+
+
+def test_explain_cases_cover_every_reason_of_the_family() -> None:
+    # The codes this family's explain can give, apart from the ones with
+    # their own tests (run limits, draws, fixed slots, the empty stock).
+    assert {reason for _, reason in EXPLAIN_CASES} == {
+        Illegal.UNKNOWN_PILE,
+        Illegal.SAME_PILE,
+        Illegal.EMPTY_SOURCE,
+        Illegal.NOT_ENOUGH_CARDS,
+        Illegal.FACE_DOWN,
+        Illegal.WRONG_COLOUR,
+        Illegal.WRONG_RANK,
+        Illegal.EMPTY_NEEDS_KING,
+        Illegal.WASTE_TOP_ONLY,
+        Illegal.ONE_CARD_ONLY,
+        Illegal.FOUNDATION_WRONG_SUIT,
+        Illegal.FOUNDATION_WRONG_RANK,
+        Illegal.NOT_A_TARGET,
+    }
