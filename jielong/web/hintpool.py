@@ -97,8 +97,10 @@ class HintPool:
                 executor.submit(_warm)
 
     def shutdown(self) -> None:
+        """Stop the workers and wait for them: a hint being computed ends
+        within its deadline, and no worker outlives the server."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
 
     def _get_executor(self) -> ProcessPoolExecutor:
