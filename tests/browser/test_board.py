@@ -165,7 +165,10 @@ def test_keyboard_move(page: Any, server: Server, device: str, variant: str) -> 
     page.locator('[data-pile="tableau:0"]').focus()
     for _ in range(move.src.index):
         page.keyboard.press("ArrowRight")
-    assert page.evaluate("document.activeElement.dataset.pile") == str(move.src)
+    # the focus ring follows on the next frame
+    page.wait_for_function(
+        "(pile) => document.activeElement.dataset.pile === pile", arg=str(move.src)
+    )
     page.keyboard.press("Enter")
     if selected_or_moved(page, start["version"]):
         step = "ArrowRight" if move.dst.index > move.src.index else "ArrowLeft"
@@ -388,3 +391,44 @@ def test_language_switch(page: Any, server: Server, device: str) -> None:
     page.goto("/")
     assert page.locator("h1").inner_text() == t("site.title", "zh-Hans")
     screenshot(page, f"home-{device}")
+
+
+def test_stale_version_resynchronises_silently(page: Any, server: Server, device: str) -> None:
+    number, move = deal_with_tableau_move("freecell")
+    gid = open_game(page, f"/play/freecell?deal={number}")
+    start = server.game(gid)
+    # another tab plays the move: this page still shows the older version
+    status, moved = server.api(
+        "POST",
+        f"/api/games/{gid}/actions",
+        {"version": start["version"], "type": "move", **move_json(move)},
+    )
+    assert status == 200
+    code = source_card(start, str(move.src), 1)
+    if select_or_send(page, device, card_selector(str(move.src), code), start["version"]):
+        tap(page, device, f'[data-pile="{move.dst}"] .card')
+    wait_board(page, moved["version"])
+    assert read_board(page) == expected_board(server.game(gid))
+    assert page.locator("#toast.show").count() == 0
+    page.locator('#actions button[data-act="undo"]').click()
+    wait_board(page, moved["version"] + 1)
+    assert assert_drawn(page, server, gid)["counters"]["moves"] == 0
+
+
+def test_unsolvable_deal_is_labelled(page: Any, server: Server, device: str) -> None:
+    if device == "phone":
+        pytest.skip("the label is checked at desktop size")
+    open_game(page, "/play/kongdang?deal=11982")
+    assert page.locator("#status .unsolvable").inner_text() == t("status.unsolvable")
+    box = page.locator('.dealbox input[name="deal"]')
+    assert box.input_value() == "11982"
+    box.fill("11982")
+    check = page.locator(".dealbox .deal-check")
+    page.wait_for_function("() => document.querySelector('.deal-check').textContent !== ''")
+    assert check.inner_text() == t("deal.unsolvable", n=11982)
+    box.fill("617")
+    page.locator(".dealbox button").click()
+    page.wait_for_function(
+        "() => document.querySelector('#status .deal-id').textContent.includes('617')"
+    )
+    assert page.locator("#status .unsolvable").count() == 0
