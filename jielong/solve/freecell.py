@@ -116,16 +116,27 @@ def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) 
     return 3 * left + 2 * buried + depth + len(cells) - 2 * empty
 
 
+_FITS = tuple(
+    (c >> 2) + 1 == (t >> 2) and _RED[c & 3] != _RED[t & 3] for c in range(52) for t in range(52)
+)
+"""``_FITS[card * 52 + target]``: the card may lie on the target in a column."""
+
+Child = tuple[list[bytes], list[int], list[int], Step, int]
+
+
 def _children(
     cols: tuple[bytes, ...], cells: tuple[int, ...], found: tuple[int, int, int, int], macros: bool
-) -> Iterator[tuple[list[bytes], list[int], list[int], Step]]:
-    """Every successor before auto-moves: (columns, cells, foundations, step)."""
+) -> Iterator[Child]:
+    """Every successor before auto-moves: (columns, cells, foundations, step,
+    source column or -1)."""
+    fits = _FITS
     nfree = 4 - len(cells)
     empties = [i for i, c in enumerate(cols) if not c]
     ne = len(empties)
     cap_card = (nfree + 1) << ne if macros else 1
     cap_empty = ((nfree + 1) << (ne - 1)) if macros and ne else (1 if ne else 0)
     first_empty = empties[0] if empties else -1
+    tops = [(j, target[-1]) for j, target in enumerate(cols) if target]
     for i, col in enumerate(cols):
         if not col:
             continue
@@ -135,43 +146,51 @@ def _children(
             nc[i] = col[:-1]
             nf = list(found)
             nf[top & 3] += 1
-            yield nc, list(cells), nf, (top, "f", 0, 1)
+            yield nc, list(cells), nf, (top, "f", 0, 1), i
         run = _run_length(col) if macros else 1
-        for j, target in enumerate(cols):
-            if j == i or not target:
-                continue
-            t = target[-1]
-            k = (t >> 2) - (top >> 2)
-            if 1 <= k <= run and k <= cap_card and _fits(col[-k], t):
+        rank = top >> 2
+        for j, t in tops:
+            k = (t >> 2) - rank
+            if 1 <= k <= run and k <= cap_card and j != i and fits[col[-k] * 52 + t]:
                 nc = list(cols)
                 nc[i] = col[:-k]
-                nc[j] = target + col[-k:]
-                yield nc, list(cells), list(found), (col[-k], "t", t, k)
+                nc[j] = cols[j] + col[-k:]
+                yield nc, list(cells), list(found), (col[-k], "t", t, k), i
         if first_empty >= 0 and len(col) > 1:
             for k in range(1, min(run, cap_empty, len(col) - 1) + 1):
                 nc = list(cols)
                 nc[i] = col[:-k]
                 nc[first_empty] = col[-k:]
-                yield nc, list(cells), list(found), (col[-k], "e", 0, k)
+                yield nc, list(cells), list(found), (col[-k], "e", 0, k), i
         if nfree:
             nc = list(cols)
             nc[i] = col[:-1]
-            yield nc, sorted((*cells, top)), list(found), (top, "c", 0, 1)
+            yield nc, sorted((*cells, top)), list(found), (top, "c", 0, 1), i
     for c in cells:
         rest = [x for x in cells if x != c]
         if found[c & 3] == c >> 2:
             nf = list(found)
             nf[c & 3] += 1
-            yield list(cols), rest, nf, (c, "f", 0, 1)
-        for j, target in enumerate(cols):
-            if target and _fits(c, target[-1]):
+            yield list(cols), rest, nf, (c, "f", 0, 1), -1
+        for j, t in tops:
+            if fits[c * 52 + t]:
                 nc = list(cols)
-                nc[j] = target + bytes((c,))
-                yield nc, rest, list(found), (c, "t", target[-1], 1)
+                nc[j] = cols[j] + bytes((c,))
+                yield nc, rest, list(found), (c, "t", t, 1), -1
         if first_empty >= 0:
             nc = list(cols)
             nc[first_empty] = bytes((c,))
-            yield nc, rest, list(found), (c, "e", 0, 1)
+            yield nc, rest, list(found), (c, "e", 0, 1), -1
+
+
+def _settle(
+    nc: list[bytes], ncells: list[int], nf: list[int], step: Step, src: int, steps: list[Step]
+) -> None:
+    """Auto-moves after one step.  The parent had no safe card left, and a
+    move other than to a foundation only exposes its source column's new end,
+    so only then is a full pass needed."""
+    if step[1] == "f" or (src >= 0 and nc[src] and _safe_home(nc[src][-1], nf)):
+        _auto(nc, ncells, nf, steps)
 
 
 def initial_state(pos: FreeCellPosition) -> State:
@@ -219,9 +238,9 @@ def search(
         if max_seconds is not None and nodes & 255 == 0 and time.monotonic() - start > max_seconds:
             return "unknown", [], nodes
         cols, cells, found = state
-        for nc, ncells, nf, step in _children(cols, cells, found, macros):
+        for nc, ncells, nf, step, src in _children(cols, cells, found, macros):
             steps = [step]
-            _auto(nc, ncells, nf, steps)
+            _settle(nc, ncells, nf, step, src, steps)
             ncells.sort()
             ck = _key(nc, ncells)
             if ck in parent:
@@ -268,8 +287,8 @@ def prove(
             return "unknown", nodes
         if max_seconds is not None and nodes & 1023 == 0 and time.monotonic() - start > max_seconds:
             return "unknown", nodes
-        for nc, ncells, nf, _ in _children(cols, cells, found, False):
-            _auto(nc, ncells, nf, [])
+        for nc, ncells, nf, step, src in _children(cols, cells, found, False):
+            _settle(nc, ncells, nf, step, src, [])
             ncells.sort()
             ck = _key(nc, ncells)
             if ck in seen:
