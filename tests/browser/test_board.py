@@ -288,6 +288,7 @@ def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
     assert label.inner_text() == t("overlay.run", card="♥8", n=3)
     assert page.locator(".run-overlay .too-long").inner_text() == t("overlay.tooLong", n=3, m=2)
     assert page.locator('[data-pile="tableau:0"] .card.run').count() == 3
+    screenshot(page, f"{variant}-{device}-overlay")
     if touch:
         touch.up(*at)
     else:
@@ -369,6 +370,7 @@ def test_hint_shows_a_move(page: Any, server: Server, device: str, variant: str)
     page.locator("[data-pile].hint-from").wait_for(timeout=20_000)
     assert page.locator("[data-pile].hint-dst").count() == 1
     assert page.locator("#hintbar .bar").count() == 1
+    screenshot(page, f"{variant}-{device}-hint")
     if get_variant(variant).hint_plays_on_second_click:
         page.locator('#actions button[data-act="hint"]').click()
         wait_board(page, start["version"] + 1)
@@ -432,3 +434,49 @@ def test_unsolvable_deal_is_labelled(page: Any, server: Server, device: str) -> 
         "() => document.querySelector('#status .deal-id').textContent.includes('617')"
     )
     assert page.locator("#status .unsolvable").count() == 0
+
+
+def test_clock_pauses_while_the_tab_is_hidden(page: Any, server: Server, device: str) -> None:
+    if device == "phone":
+        pytest.skip("the clock is checked at desktop size")
+    gid = open_game(page, "/play/klondike-1?deal=3")
+    assert server.game(gid)["counters"]["clock_running"]
+    hide = """(hidden) => {
+      Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+      document.dispatchEvent(new Event("visibilitychange"));
+    }"""
+    page.evaluate(hide, True)
+    page.wait_for_function("() => true")
+    for _ in range(50):
+        if not server.game(gid)["counters"]["clock_running"]:
+            break
+        page.wait_for_timeout(100)
+    paused = server.game(gid)["counters"]
+    assert not paused["clock_running"]
+    page.wait_for_timeout(300)
+    assert server.game(gid)["counters"]["elapsed_ms"] == paused["elapsed_ms"]
+    page.evaluate(hide, False)
+    for _ in range(50):
+        if server.game(gid)["counters"]["clock_running"]:
+            break
+        page.wait_for_timeout(100)
+    assert server.game(gid)["counters"]["clock_running"]
+
+
+def test_no_animation_when_reduced_motion_is_preferred(browser: Any, server: Server) -> None:
+    context = browser.new_context(base_url=server.base, reduced_motion="reduce", locale="zh-TW")
+    page = context.new_page()
+    try:
+        gid = open_game(page, "/play/klondike-3?deal=2")
+        start = server.game(gid)
+        page.evaluate(
+            """() => { window.animated = 0; const original = Element.prototype.animate;
+            Element.prototype.animate = function (...args) { window.animated++;
+            return original.apply(this, args); }; }"""
+        )
+        page.locator('[data-pile="stock"]').click()
+        wait_board(page, start["version"] + 1)
+        assert page.evaluate("window.animated") == 0
+        assert read_board(page)["waste"]
+    finally:
+        context.close()
