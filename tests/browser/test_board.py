@@ -480,3 +480,31 @@ def test_no_animation_when_reduced_motion_is_preferred(browser: Any, server: Ser
         assert read_board(page)["waste"]
     finally:
         context.close()
+
+
+def stuck_klondike() -> str:
+    """Stock and waste empty, seven black face-up cards that fit nowhere."""
+    tops = ["2C", "2S", "4C", "4S", "6C", "6S", "8C"]
+    rest = [c.code() for c in DECK if c.code() not in tops]
+    lines = []
+    for i, top in enumerate(tops):
+        lines.append(": " + " ".join(rest[i::7]) + " | " + top)
+    return "\n".join(lines) + "\n"
+
+
+def test_no_legal_move_panel(page: Any, server: Server, device: str) -> None:
+    status, state = server.api(
+        "POST", "/api/games", {"variant": "klondike-3", "position": stuck_klondike()}
+    )
+    assert status == 201, state
+    assert state["flags"]["no_legal_move"] and not state["moves"]
+    open_game(page, f"/play/klondike-3?game={state['id']}")
+    panel = page.locator(".panel.stuck")
+    panel.wait_for()
+    assert panel.locator("h2").inner_text() == t("stuck.title")
+    exits = panel.locator("button").all_inner_texts()
+    assert exits == [t("action.undo"), t("action.restart"), t("win.again"), t("win.view")]
+    screenshot(page, f"klondike-3-{device}-stuck")
+    panel.locator('button[data-act="view"]').click()
+    panel.wait_for(state="detached")
+    assert read_board(page) == expected_board(server.game(state["id"]))

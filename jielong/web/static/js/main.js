@@ -65,7 +65,7 @@ function flush() {
   // bars first: the board takes the height they leave
   put("status", P.statusHTML(game, elapsed()));
   put("actions", P.actionsHTML(game, view));
-  put("hintbar", P.hintbarHTML(view));
+  put("hintbar", P.hintbarHTML(game, view));
   put("panel", P.panelHTML(game, view));
   const layout = computeLayout(game, board.clientWidth, board.clientHeight);
   draw(board, game, view, layout);

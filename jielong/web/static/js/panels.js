@@ -1,6 +1,8 @@
 // Status bar, action bar, hint bar, panels and the toast: drawn from the
 // game and view state; buttons carry data-act and the controller handles them.
 import { formatTime, pileName, t, variant } from "./i18n.js";
+import { shortCard } from "./overlay.js";
+import { faceUp } from "./state.js";
 
 function button(act, label, extra = "") {
   return `<button type="button" data-act="${act}" ${extra}>${label}</button>`;
@@ -52,19 +54,24 @@ export function actionsHTML(game, view) {
   return out.join("");
 }
 
-function exits(list) {
-  const labels = { undo: "action.undo", hint: "action.hint", restart: "action.restart", new: "action.new", again: "win.again", view: "win.view", dismiss: "action.close" };
-  return `<div class="exits">${list.map((a) => button(a, t(labels[a]))).join("")}</div>`;
+const EXIT_LABELS = { undo: "action.undo", hint: "action.hint", restart: "action.restart", new: "action.new", again: "win.again", view: "win.view", dismiss: "action.close" };
+
+function exits(list, game = null) {
+  const off = (a) => (a === "undo" && game && !game.flags.can_undo ? "disabled" : "");
+  return `<div class="exits">${list.map((a) => button(a, t(EXIT_LABELS[a]), off(a))).join("")}</div>`;
 }
 
-export function hintbarHTML(view) {
+export function hintbarHTML(game, view) {
   const h = view.hint;
   if (view.hintPending) return `<div class="bar thinking"><span class="spinner" aria-hidden="true"></span>${t("hint.thinking")}</div>`;
   if (!h) return "";
-  if (h.kind === "no_progress") return `<div class="bar warn"><span>${t("hint.noProgress")}</span>${exits(["undo", "hint", "restart", "new", "dismiss"])}</div>`;
-  if (h.kind === "unsolvable") return `<div class="bar warn"><span>${t("hint.unsolvable")}</span>${exits(["undo", "hint", "restart", "new", "dismiss"])}</div>`;
+  const list = ["undo", "hint", "restart", "new", "dismiss"];
+  if (h.kind === "no_progress") return `<div class="bar warn"><span>${t("hint.noProgress")}</span>${exits(list, game)}</div>`;
+  if (h.kind === "unsolvable") return `<div class="bar warn"><span>${t("hint.unsolvable")}</span>${exits(list, game)}</div>`;
   if (h.move) {
-    const text = t("hint.move", { from: pileName(h.move.from), to: pileName(h.move.to) });
+    const up = faceUp(game, h.move.from);
+    const card = up.length >= h.move.count ? ` ${shortCard(up[up.length - h.move.count])}` : "";
+    const text = t("hint.move", { from: pileName(h.move.from) + card, to: pileName(h.move.to) });
     const again = variant.hintPlaysOnSecondClick ? ` <span class="again">${t("hint.again")}</span>` : "";
     return `<div class="bar info"><span>${text}${again}</span></div>`;
   }
@@ -93,7 +100,7 @@ export function panelHTML(game, view) {
     const list = variant.family === "klondike" ? ["undo", "restart", "again", "view"] : ["undo", "restart", "again"];
     return (
       `<div class="panel stuck" role="dialog" aria-labelledby="stuck-title"><h2 id="stuck-title">${t("stuck.title")}</h2>` +
-      `<p>${t("stuck.body")}</p>${exits(list)}</div>`
+      `<p>${t("stuck.body")}</p>${exits(list, game)}</div>`
     );
   }
   return "";
