@@ -76,3 +76,15 @@ def test_arguments_and_answer_pickle() -> None:
     args = pickle.loads(pickle.dumps(("freecell", rules.deal(3))))
     hint = hints.compute_hint(*args, deadline_seconds=5.0)
     assert pickle.loads(pickle.dumps(hint)) == hint
+
+
+def test_klondike_hints_come_from_the_klondike_search() -> None:
+    klondike = pytest.importorskip("jielong.solve.klondike")
+    assert hasattr(klondike, "hint")
+    rules = rules_for("klondike-3")
+    position = rules.deal(5)
+    hint = hints.compute_hint("klondike-3", position, deadline_seconds=3.0)
+    if hint.move is not None:
+        assert hint.move in rules.legal_moves(position)
+    else:
+        assert hint.kind in ("unsolvable", "no_progress", "none")
