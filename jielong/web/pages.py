@@ -162,6 +162,14 @@ def _not_found(lang: str, variant: str) -> HTMLResponse:
     return HTMLResponse(_page(lang, t["site.title"], body, "home.js", {"lang": lang}), 404)
 
 
+def _resume_link(variant: str, t: dict[str, Any]) -> str:
+    # shown by home.js when this browser keeps an unfinished game of the variant
+    return (
+        f'<a class="resume" data-resume="{variant}" href="/play/{variant}" hidden>'
+        f"{escape(t['home.resume'])}</a>"
+    )
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
     lang = choose_language(request)
@@ -186,6 +194,7 @@ def home(request: Request) -> HTMLResponse:
             f'<p class="links"><a class="button primary" href="/play/{v.id}">'
             f"{escape(t['home.play'])}</a> "
             f'<a class="daily" href="/play/{v.id}?daily=1">{escape(daily)}</a> '
+            f"{_resume_link(v.id, t)} "
             f'<a href="/rules/{v.id}">{escape(t["home.rules"])}</a></p>'
             f"{number_box}</li>"
         )
@@ -254,6 +263,9 @@ def rules(request: Request, variant: str) -> HTMLResponse:
         parts.extend(f"<p>{escape(p)}</p>" for p in section["p"] if p.strip())
         parts.append("</section>")
     play_text = escape(t["rules.play"])
-    parts.append(f'<p><a class="button primary" href="/play/{v.id}">{play_text}</a></p>')
+    parts.append(
+        f'<p class="links"><a class="button primary" href="/play/{v.id}">{play_text}</a> '
+        f"{_resume_link(v.id, t)}</p>"
+    )
     parts.append("</main>")
     return HTMLResponse(_page(lang, title, "".join(parts), "home.js", {"lang": lang}))

@@ -508,3 +508,21 @@ def test_no_legal_move_panel(page: Any, server: Server, device: str) -> None:
     panel.locator('button[data-act="view"]').click()
     panel.wait_for(state="detached")
     assert read_board(page) == expected_board(server.game(state["id"]))
+
+
+def test_home_offers_to_continue_the_unfinished_game(
+    page: Any, server: Server, device: str
+) -> None:
+    gid = open_game(page, "/play/freecell?deal=5")
+    page.goto("/")
+    link = page.locator('a[data-resume="freecell"]')
+    assert link.is_visible()
+    assert page.locator('a[data-resume="klondike-3"]').is_hidden()
+    link.click()
+    wait_board(page)
+    assert game_id(page) == gid
+    page.goto("/play/freecell")
+    wait_board(page)
+    page.wait_for_function("() => location.search.includes('game=')")
+    # the bare address opens a new game, which becomes the one to continue
+    assert game_id(page) != gid

@@ -1,3 +1,17 @@
+// Home and rules pages: the language switch, and a link back to the game this
+// browser left unfinished.
 import { initLangSwitch } from "./langswitch.js";
 
 initLangSwitch();
+for (const link of document.querySelectorAll("a[data-resume]")) {
+  let id = null;
+  try {
+    id = localStorage.getItem(`jielong.game.${link.dataset.resume}`);
+  } catch {
+    id = null;
+  }
+  if (id) {
+    link.href = `/play/${link.dataset.resume}?game=${encodeURIComponent(id)}`;
+    link.hidden = false;
+  }
+}

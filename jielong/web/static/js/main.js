@@ -109,7 +109,9 @@ function adopt(state, animate = true) {
     history.replaceState(null, "", url);
   }
   try {
-    localStorage.setItem(storageKey(state), state.id);
+    // the home and rules pages offer to continue an unfinished game
+    if (state.flags.won) localStorage.removeItem(storageKey(state));
+    else localStorage.setItem(storageKey(state), state.id);
   } catch {
     // storage may be unavailable (private mode); the URL still holds the game
   }
@@ -181,16 +183,6 @@ async function load() {
     toast(t("deal.invalid"));
   }
   if (params.get("daily")) return newGame({ daily: true });
-  let stored = null;
-  try {
-    stored = localStorage.getItem(storageKey({ daily: null }));
-  } catch {
-    stored = null;
-  }
-  if (stored) {
-    const res = await request(api.get(stored));
-    if (res?.status === 200 && res.body.variant === variant.id && !res.body.flags.won) return adopt(res.body, false);
-  }
   return newGame({});
 }
 
