@@ -35,11 +35,18 @@ def _pile_code(p: Pile) -> str:
 
 
 def format_move(move: Move, *, count: bool = False) -> str:
-    """``Move(tableau:2, tableau:5, 3)`` -> ``36`` (``36/3`` with ``count``)."""
+    """``Move(tableau:2, tableau:5, 3)`` -> ``36`` (``36/3`` with ``count``).
+
+    With ``count`` every move between piles of the tableau carries its count,
+    ``/1`` included: into an empty column a bare ``36`` reads as the longest
+    run allowed, so only the written count parses back to the same move.
+    """
     if move.src == STOCK or move.dst == STOCK:
         return "s"
     text = _pile_code(move.src) + _pile_code(move.dst)
-    return f"{text}/{move.count}" if count and move.count != 1 else text
+    if count and (move.count != 1 or move.src.kind == move.dst.kind == "tableau"):
+        return f"{text}/{move.count}"
+    return text
 
 
 def _code_pile(ch: str, family: str) -> Pile:
