@@ -205,7 +205,7 @@ def test_play_klondike_draw_recycle_and_reasons() -> None:
     assert pictures[3] == pictures[2]  # the refused move changed nothing
     # the draw turned three cards: ♦4 (turned last) on top
     assert pictures[4].startswith(" s[21]  w  ♥4  ♣A  ♦4")
-    assert "s w3 71 76" in out
+    assert "s w3 71/1 76/1" in out
     assert "Nothing to undo." in out
 
 

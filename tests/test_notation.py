@@ -21,6 +21,9 @@ from jielong.rules.variants import VARIANTS, get_variant, rules_for
         (Move(cell(3), tableau(4)), "d5", "d5"),
         (Move(tableau(6), foundation(2)), "7h", "7h"),
         (Move(tableau(1), tableau(5), 3), "26", "26/3"),
+        # a bare 26 into an empty column means the longest run: found by the
+        # round-trip property below
+        (Move(tableau(1), tableau(5), 1), "26", "26/1"),
         (Move(STOCK, WASTE, 3), "s", "s"),
         (Move(WASTE, STOCK, 17), "s", "s"),
         (Move(WASTE, tableau(2)), "w3", "w3"),
