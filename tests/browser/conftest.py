@@ -116,8 +116,11 @@ def page(browser: Any, server: Server, device: str) -> Iterator[Any]:
     context = browser.new_context(base_url=server.base, locale="zh-TW", **options)
     pg = context.new_page()
     pg.set_default_timeout(10_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
     yield pg
     context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
 
 
 def screenshot(page: Any, name: str) -> None:
