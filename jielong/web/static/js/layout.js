@@ -8,7 +8,8 @@ export function computeLayout(game, width, height) {
   const columns = p.tableau.length;
   const gap = Math.max(4, Math.min(14, Math.round(width * 0.012)));
   let cw = (width - gap * (columns + 1)) / columns;
-  cw = Math.min(cw, 118, (height - 3 * gap) / 4.4 / RATIO);
+  // short boards (landscape phones): a card row, a gap and a fanned column must fit
+  cw = Math.min(cw, 118, (height - 3 * gap) / 3.9 / RATIO);
   cw = Math.max(24, Math.floor(cw));
   const ch = Math.round(cw * RATIO);
   const used = columns * cw + (columns - 1) * gap;
