@@ -224,6 +224,7 @@ def play(request: Request, variant: str) -> HTMLResponse:
         f'<div class="board" id="board" role="application" aria-label="{escape(t["board.label"])}"'
         f' aria-describedby="keys-help"></div>'
         f'<p class="sr-only" id="keys-help">{escape(t["board.keys"])}</p>'
+        '<p class="sr-only" id="announce" aria-live="polite"></p>'
         '<div class="actions" id="actions"></div>'
         '<div class="toast" id="toast" role="alert" aria-live="assertive"></div>'
         '<div class="panel-host" id="panel"></div>'

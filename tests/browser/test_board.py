@@ -296,6 +296,8 @@ def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
     page.locator(".run-overlay").wait_for(state="detached")
     page.locator('[data-pile="tableau:0"] .card.sel').nth(2).wait_for()
     assert page.locator('[data-pile="tableau:0"] .card.sel').count() == 3
+    card = t("card.name", suit=t("suit.H"), rank=t("rank.8"))
+    assert page.locator("#announce").text_content() == t("board.selected", card=card, n=3)
     tap(page, device, card_selector("tableau:1", "9C"))
     toast = page.locator("#toast.show")
     toast.wait_for()

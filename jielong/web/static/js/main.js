@@ -3,7 +3,7 @@
 // be played comes from the server's `moves`.
 import { api } from "./api.js";
 import { installSprite } from "./cardart.js";
-import { t, variant } from "./i18n.js";
+import { cardName, t, variant } from "./i18n.js";
 import { attachPointer, snapBack } from "./input.js";
 import { attachKeys } from "./keys.js";
 import { computeLayout } from "./layout.js";
@@ -312,6 +312,9 @@ function clearSelection() {
 function select(pile, count) {
   view.selection = { pile, count };
   view.dests = S.destinations(game, pile, count);
+  const up = S.faceUp(game, pile);
+  // screen readers hear what was picked up
+  if (up.length >= count) $("announce").textContent = t("board.selected", { card: cardName(up[up.length - count]), n: count });
   schedule();
 }
 
