@@ -9,8 +9,9 @@ import { attachKeys } from "./keys.js";
 import { computeLayout } from "./layout.js";
 import { RunOverlay } from "./overlay.js";
 import * as P from "./panels.js";
-import { draw, markDests, motionAllowed } from "./render.js";
+import { draw, ghost, markDests, motionAllowed } from "./render.js";
 import * as S from "./state.js";
+import { attachDealBox } from "./dealbox.js";
 import { initLangSwitch } from "./langswitch.js";
 
 const $ = (id) => document.getElementById(id);
@@ -223,40 +224,11 @@ async function hint() {
       toast(t("hint.none"));
     } else {
       view.hint = { ...answer, version };
-      if (answer.move) ghost(answer.move);
+      if (answer.move) ghost(board, answer.move);
     }
   } else if (res.status === 429 || res.status === 503) toast(t("hint.busy"));
   else if (res.status !== 409) toast(res.body?.error?.message || t("hint.failed"));
   schedule();
-}
-
-// A translucent copy of the hinted cards glides from source to target.
-function ghost(move) {
-  requestAnimationFrame(() => {
-    const from = [...board.querySelectorAll(`[data-pile="${move.from}"] .card[data-card]`)].slice(-move.count);
-    const to = board.querySelector(`[data-pile="${move.to}"]`);
-    if (!from.length || !to) return;
-    const target = to.querySelector(".card:last-of-type") || to;
-    const tr = target.getBoundingClientRect();
-    const fr = from[0].getBoundingClientRect();
-    const dy = tr.top - fr.top + (to.dataset.pile.startsWith("tableau") && target !== to ? tr.height * 0.3 : 0);
-    const dx = tr.left - fr.left;
-    for (const el of from) {
-      const r = el.getBoundingClientRect();
-      const copy = el.cloneNode(true);
-      copy.removeAttribute("data-card");
-      copy.removeAttribute("data-key");
-      copy.setAttribute("aria-hidden", "true");
-      copy.className += " ghost";
-      Object.assign(copy.style, { position: "fixed", left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
-      document.body.append(copy);
-      const end = `translate(${dx}px, ${dy}px)`;
-      if (motionAllowed()) {
-        copy.animate([{ transform: "none", opacity: 0.9 }, { transform: end, opacity: 0.75 }], { duration: 190, easing: "ease-out", fill: "forwards" });
-      } else copy.style.transform = end;
-      setTimeout(() => copy.remove(), 1200);
-    }
-  });
 }
 
 // -- auto-complete ----------------------------------------------------------
@@ -551,33 +523,7 @@ document.addEventListener("click", (e) => {
   command(button.dataset.act);
 });
 
-hosts.actions.addEventListener("submit", (e) => {
-  e.preventDefault();
-  const value = Number(new FormData(e.target).get("deal"));
-  if (!Number.isInteger(value) || value < 1 || value > 1000000) return toast(t("deal.invalid"));
-  newGame({ deal: value });
-});
-
-// The deal-number box says whether a deal is solvable before it is opened.
-let dealCheck = 0;
-hosts.actions.addEventListener("input", (e) => {
-  if (e.target.name !== "deal") return;
-  const n = Number(e.target.value);
-  const out = hosts.actions.querySelector(".deal-check");
-  const ticket = ++dealCheck;
-  if (!Number.isInteger(n) || n < 1 || n > 1000000) {
-    out.textContent = "";
-    return;
-  }
-  setTimeout(async () => {
-    if (ticket !== dealCheck) return;
-    const res = await request(api.deals(variant.id, n, 1));
-    if (ticket !== dealCheck || res?.status !== 200 || !res.body.deals?.length) return;
-    const d = res.body.deals[0];
-    out.textContent = t(d.unsolvable ? "deal.unsolvable" : "deal.solvable", { n: d.deal });
-    out.classList.toggle("bad", d.unsolvable);
-  }, 250);
-});
+attachDealBox(hosts.actions, { toast, request, open: (deal) => newGame({ deal }) });
 
 document.addEventListener("visibilitychange", async () => {
   if (!game || game.flags.won) return;

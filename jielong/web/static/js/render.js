@@ -144,3 +144,32 @@ export function markDests(board, dests, over) {
     el.classList.toggle("over", el.dataset.pile === over);
   }
 }
+
+// A translucent copy of the hinted cards glides from source to target.
+export function ghost(board, move) {
+  requestAnimationFrame(() => {
+    const from = [...board.querySelectorAll(`[data-pile="${move.from}"] .card[data-card]`)].slice(-move.count);
+    const to = board.querySelector(`[data-pile="${move.to}"]`);
+    if (!from.length || !to) return;
+    const target = to.querySelector(".card:last-of-type") || to;
+    const tr = target.getBoundingClientRect();
+    const fr = from[0].getBoundingClientRect();
+    const dy = tr.top - fr.top + (to.dataset.pile.startsWith("tableau") && target !== to ? tr.height * 0.3 : 0);
+    const dx = tr.left - fr.left;
+    for (const el of from) {
+      const r = el.getBoundingClientRect();
+      const copy = el.cloneNode(true);
+      copy.removeAttribute("data-card");
+      copy.removeAttribute("data-key");
+      copy.setAttribute("aria-hidden", "true");
+      copy.className += " ghost";
+      Object.assign(copy.style, { position: "fixed", left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+      document.body.append(copy);
+      const end = `translate(${dx}px, ${dy}px)`;
+      if (motionAllowed()) {
+        copy.animate([{ transform: "none", opacity: 0.9 }, { transform: end, opacity: 0.75 }], { duration: 190, easing: "ease-out", fill: "forwards" });
+      } else copy.style.transform = end;
+      setTimeout(() => copy.remove(), 1200);
+    }
+  });
+}

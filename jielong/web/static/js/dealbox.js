@@ -1,0 +1,34 @@
+// The deal-number box of numbered variants: opens a deal by number and says
+// whether it is solvable before it is opened (from the deals catalogue).
+import { api } from "./api.js";
+import { t, variant } from "./i18n.js";
+
+export function attachDealBox(host, h) {
+  host.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const value = Number(new FormData(e.target).get("deal"));
+    if (!Number.isInteger(value) || value < 1 || value > 1000000) return h.toast(t("deal.invalid"));
+    h.open(value);
+  });
+
+  // checked a moment after typing stops
+  let dealCheck = 0;
+  host.addEventListener("input", (e) => {
+    if (e.target.name !== "deal") return;
+    const n = Number(e.target.value);
+    const out = host.querySelector(".deal-check");
+    const ticket = ++dealCheck;
+    if (!Number.isInteger(n) || n < 1 || n > 1000000) {
+      out.textContent = "";
+      return;
+    }
+    setTimeout(async () => {
+      if (ticket !== dealCheck) return;
+      const res = await h.request(api.deals(variant.id, n, 1));
+      if (ticket !== dealCheck || res?.status !== 200 || !res.body.deals?.length) return;
+      const d = res.body.deals[0];
+      out.textContent = t(d.unsolvable ? "deal.unsolvable" : "deal.solvable", { n: d.deal });
+      out.classList.toggle("bad", d.unsolvable);
+    }, 250);
+  });
+}
