@@ -484,11 +484,12 @@ def test_no_animation_when_reduced_motion_is_preferred(browser: Any, server: Ser
         context.close()
 
 
-def stuck_klondike() -> str:
-    """Stock and waste empty, seven black face-up cards that fit nowhere."""
+def stuck_klondike(waste: str = "") -> str:
+    """Seven black face-up cards that fit nowhere; stock empty, and the waste
+    empty or holding one seen card that fits nowhere either."""
     tops = ["2C", "2S", "4C", "4S", "6C", "6S", "8C"]
-    rest = [c.code() for c in DECK if c.code() not in tops]
-    lines = []
+    rest = [c.code() for c in DECK if c.code() not in tops and c.code() != waste]
+    lines = [f"Waste: {waste}", "Recycles: 1"] if waste else []
     for i, top in enumerate(tops):
         lines.append(": " + " ".join(rest[i::7]) + " | " + top)
     return "\n".join(lines) + "\n"
@@ -528,3 +529,28 @@ def test_home_offers_to_continue_the_unfinished_game(
     page.wait_for_function("() => location.search.includes('game=')")
     # the bare address opens a new game, which becomes the one to continue
     assert game_id(page) != gid
+
+
+def test_no_progress_bar_offers_its_exits(page: Any, server: Server, device: str) -> None:
+    if device == "phone":
+        pytest.skip("the no-progress bar is checked at desktop size")
+    body = {"variant": "klondike-1", "position": stuck_klondike(waste="3S")}
+    status, state = server.api("POST", "/api/games", body)
+    assert status == 201, state
+    assert state["moves"] and not state["flags"]["no_legal_move"]
+    open_game(page, f"/play/klondike-1?game={state['id']}")
+    page.keyboard.press("h")
+    bar = page.locator("#hintbar .bar.warn")
+    bar.wait_for(timeout=20_000)
+    assert t("hint.noProgress") in bar.inner_text()
+    exits = bar.locator("button").all_inner_texts()
+    assert exits == [
+        t("action.undo"),
+        t("action.hint"),
+        t("action.restart"),
+        t("action.new"),
+        t("action.close"),
+    ]
+    screenshot(page, "klondike-1-desktop-no-progress")
+    bar.locator('button[data-act="dismiss"]').click()
+    bar.wait_for(state="detached")
