@@ -554,3 +554,16 @@ def test_no_progress_bar_offers_its_exits(page: Any, server: Server, device: str
     screenshot(page, "klondike-1-desktop-no-progress")
     bar.locator('button[data-act="dismiss"]').click()
     bar.wait_for(state="detached")
+
+
+def test_daily_deal_is_kept_apart_and_resumed(page: Any, server: Server, device: str) -> None:
+    if device == "phone":
+        pytest.skip("the daily deal is checked at desktop size")
+    gid = open_game(page, "/play/kongdang?daily=1")
+    state = server.game(gid)
+    assert state["daily"] is not None
+    assert page.locator("#status .daily").inner_text() == t("status.daily", date=state["daily"])
+    # a numbered game of the same variant does not replace the daily one
+    other = open_game(page, "/play/kongdang?deal=9")
+    assert other != gid
+    assert open_game(page, "/play/kongdang?daily=1") == gid
