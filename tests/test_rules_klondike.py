@@ -447,3 +447,74 @@ def test_explain_cases_cover_every_reason_of_the_family() -> None:
         Illegal.FOUNDATION_WRONG_RANK,
         Illegal.NOT_A_TARGET,
     }
+
+
+# -- an independent solver's solutions replay through the rules -----------------
+
+
+def _klondike_solver_moves(number: int, draw: int) -> list[str]:
+    """Klondike-Solver's (``pyksolve``) solution of PySolFC's deal ``number``,
+    loaded from the same text ``jielong deal --format pysol`` prints."""
+    from pyksolve.solver import Solitaire
+
+    from jielong.cli import pysol_layout
+
+    text = pysol_layout(number).strip()
+    solver = Solitaire()
+    solver.draw_count = draw
+    assert solver.load_pysol(text.replace("\n", "\r\n") + "\r\n")  # it reads CRLF only
+    assert solver.get_pysol().replace("\r", "").strip() == text
+    solver.reset_game()
+    result = solver.solve_fast(max_closed_count=300_000)
+    assert "Solved" in str(result), result
+    return str(solver.moves_made()).split()
+
+
+def _replay_step(r: Klondike, pos: KlondikePosition, token: str) -> KlondikePosition:
+    """Play one move of Klondike-Solver's notation: ``DR2`` (two clicks on the
+    stock), ``NEW`` (recycle), ``F3`` (flip pile 3: our moves flip by
+    themselves), ``W4``, ``WH``, ``1C``, ``H2``, ``63-2`` (2 cards)."""
+    if token.startswith("DR"):
+        for _ in range(int(token[2:])):
+            draw = Move(STOCK, WASTE, min(r.draw, len(pos.stock)))
+            assert draw in r.legal_moves(pos), token
+            pos = r.play(pos, draw)
+        return pos
+    if token == "NEW":
+        move = Move(WASTE, STOCK, len(pos.waste))
+    elif token[0] == "F":
+        i = int(token[1:]) - 1
+        assert pos.hidden[i] < len(pos.tableau[i]), "already turned by the move before"
+        return pos
+    else:
+        body, _, n = token.partition("-")
+
+        def pile(ch: str) -> Pile:
+            if ch == "W":
+                return WASTE
+            if ch.isdigit():
+                return t(int(ch))
+            slots = [
+                i
+                for i, top in enumerate(pos.foundations)
+                if top is not None and top.suit.letter == ch
+            ]
+            empty = [i for i, top in enumerate(pos.foundations) if top is None]
+            return foundation((slots or empty)[0])
+
+        move = Move(pile(body[0]), pile(body[1]), int(n) if n else 1)
+    assert move in r.legal_moves(pos), (token, move, r.explain(pos, move))
+    return r.play(pos, move)
+
+
+@pytest.mark.parametrize(("number", "draw"), [(1, 1), (1, 3), (2, 3), (3, 1), (5, 3), (11, 3)])
+def test_klondike_solver_solutions_replay_through_legal_moves(number: int, draw: int) -> None:
+    pytest.importorskip("pyksolve")
+    r = rules(draw)
+    pos = r.deal(number)
+    moves = _klondike_solver_moves(number, draw)
+    for token in moves:
+        pos = _replay_step(r, pos, token)
+    assert len(moves) > 50 and r.is_won(pos)
+    if draw == 3:
+        assert "NEW" in moves  # the draw-3 phase across recycles was exercised
