@@ -308,9 +308,16 @@ def _generate(st: State, draw: int, stock_known: bool) -> list[tuple[float, Acti
 
 
 def _trivially_won(st: State) -> bool:
-    """No face-down card and no stock or waste: every pile is an ordered run,
-    so the cards go home one by one."""
-    return not st[3] and not any(st[1])
+    """No face-down card, no stock or waste, and every pile an ordered run:
+    the cards go home one by one."""
+    if st[3] or any(st[1]):
+        return False
+    for pile in st[0]:
+        for k in range(1, len(pile)):
+            a, b = pile[k - 1], pile[k]
+            if _RANK[b] + 1 != _RANK[a] or _RED[a] == _RED[b]:
+                return False
+    return True
 
 
 def _finish(st: State) -> list[Action]:
@@ -479,9 +486,7 @@ def visible_state(position: KlondikePosition) -> tuple[State, bool]:
     """The internal state with every card the player cannot know replaced by
     :data:`UNKNOWN`, and whether the stock is known."""
     piles, hidden, found, talon, p = from_position(position)
-    masked = tuple(
-        (UNKNOWN,) * h + pile[h:] for pile, h in zip(piles, hidden, strict=True)
-    )
+    masked = tuple((UNKNOWN,) * h + pile[h:] for pile, h in zip(piles, hidden, strict=True))
     stock_known = position.stock_all_seen()
     if not stock_known:
         talon = talon[:p] + (UNKNOWN,) * (len(talon) - p)
