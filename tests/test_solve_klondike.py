@@ -82,11 +82,11 @@ def _is_run(cards: list[Card]) -> bool:
 
 @st.composite
 def small_positions(draw: st.DrawFn, max_loose: int = 7) -> KlondikePosition:
-    """Near-end positions as play makes them (face-up cards form runs): each
-    suit's foundation stands at 9..13, the rest is spread at random."""
-    heights = draw(st.lists(st.integers(9, 13), min_size=4, max_size=4))
+    """Near-end positions as play makes them (face-up cards form runs): the
+    few highest cards of some suits are not home yet, spread at random."""
+    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=max_loose))
+    heights = [13 - suits.count(s) for s in range(4)]
     loose = [Card.of(rank, s) for s in range(4) for rank in range(heights[s] + 1, 14)]
-    assume(1 <= len(loose) <= max_loose)
     cards = draw(st.permutations(loose))
     places = draw(st.lists(st.integers(0, 8), min_size=len(cards), max_size=len(cards)))
     piles: list[list[Card]] = [[] for _ in range(7)]
