@@ -425,7 +425,12 @@ def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move
     return count
 
 
-PORTFOLIO: tuple[tuple[float, int | None], ...] = ((1.0, 15_000), (0.5, 30_000), (0.2, None))
+PORTFOLIO: tuple[tuple[float, int | None], ...] = (
+    (1.0, 15_000),
+    (2.0, 40_000),
+    (0.5, 30_000),
+    (0.2, None),
+)
 """Restarts of the search: (weight of moves made, node cap).  A deal that one
 weighting finds hard is often easy under another; the last runs to the budget."""
 
