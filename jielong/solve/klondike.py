@@ -91,6 +91,7 @@ _SAME_COLOUR = (3, 2, 1, 0)
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 FOUNDATION = 7
+BEST_FIRST = True
 """Destination code of a foundation in internal actions (0..6 are piles)."""
 
 State = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
@@ -453,6 +454,46 @@ def _search(st: State, draw: int, budget: _Budget) -> list[Action] | bool | None
     return None
 
 
+def _score(st: State) -> int:
+    """How far a state has come: cards home, cards turned over, stock used."""
+    return 3 * sum(st[2]) - 4 * sum(st[1]) - len(st[3])
+
+
+def _best_first(st: State, draw: int, budget: _Budget) -> list[Action] | bool | None:
+    """Best-first search on :func:`_score` (ties: newest first); exhaustive
+    like the depth-first one, but it leaves a hopeless branch as soon as a
+    better state waits elsewhere."""
+    st, autos = _autoplay(st)
+    if _trivially_won(st):
+        return autos + _finish(st)
+    root = _key(st, draw, False)
+    parent: dict[bytes, tuple[bytes | None, list[Action]]] = {root: (None, autos)}
+    heap: list[tuple[int, int, State, bytes]] = [(-_score(st), 0, st, root)]
+    counter = 0
+    while heap:
+        _, _, s, k = heapq.heappop(heap)
+        for _prio, act in _generate(s, draw, True):
+            s2, autos = _autoplay(_apply(s, act))
+            k2 = _key(s2, draw, False)
+            if k2 in parent:
+                continue
+            parent[k2] = (k, [act, *autos])
+            if _trivially_won(s2):
+                line: list[Action] = _finish(s2)
+                at: bytes | None = k2
+                while at is not None:
+                    up, acts = parent[at]
+                    line[:0] = acts
+                    at = up
+                return line
+            budget.nodes += 1
+            if budget.spent():
+                return False
+            counter -= 1
+            heapq.heappush(heap, (-_score(s2), counter, s2, k2))
+    return None
+
+
 def solve(
     rules: Klondike,
     position: KlondikePosition,
@@ -467,7 +508,7 @@ def solve(
     st = from_position(position)
     if rules.is_won(position):
         return SolveResult("solved", (), 0, 0.0)
-    found = _search(st, rules.draw, budget)
+    found = (_best_first if BEST_FIRST else _search)(st, rules.draw, budget)
     seconds = time.perf_counter() - start
     if found is None:
         return SolveResult("unsolvable", (), budget.nodes, seconds)
