@@ -228,8 +228,13 @@ def _autoplay(st: State) -> tuple[State, list[Action]]:
     return st, done
 
 
-def _generate(st: State, draw: int, stock_known: bool) -> list[tuple[float, Action]]:
-    """Every macro move with a priority (lower is tried first)."""
+def _generate(
+    st: State, draw: int, stock_known: bool, narrow: bool = False
+) -> list[tuple[float, Action]]:
+    """Every macro move with a priority (lower is tried first).  ``narrow``
+    leaves out moves that are rarely needed (a run split off a face-up card
+    that cannot then go home, a foundation card brought back down): a search
+    with it may miss wins, so it never proves anything."""
     piles, hidden, found, talon, p = st
     out: list[tuple[float, Action]] = []
     top_at: dict[int, int] = {}
@@ -281,6 +286,10 @@ def _generate(st: State, draw: int, stock_known: bool) -> list[tuple[float, Acti
                 prio = 4.0
             else:
                 prio = 6.0
+                if narrow and k > h:
+                    u = pile[k - 1]
+                    if found[_SUIT[u]] != _RANK[u]:
+                        continue
             if _RANK[c] == 12:
                 if k > 0 and empty >= 0:
                     out.append((prio, (1, i, k, empty)))
@@ -290,7 +299,7 @@ def _generate(st: State, draw: int, stock_known: bool) -> list[tuple[float, Acti
                     if j >= 0:
                         out.append((prio, (1, i, k, j)))
     # foundation cards back down, unless the safe rule would send them home
-    for s in range(4):
+    for s in range(0 if narrow else 4):
         r = found[s]
         if not r:
             continue
@@ -459,7 +468,9 @@ def _score(st: State) -> int:
     return 3 * sum(st[2]) - 4 * sum(st[1]) - len(st[3])
 
 
-def _best_first(st: State, draw: int, budget: _Budget) -> list[Action] | bool | None:
+def _best_first(
+    st: State, draw: int, budget: _Budget, narrow: bool = False
+) -> list[Action] | bool | None:
     """Best-first search on :func:`_score` (ties: newest first); exhaustive
     like the depth-first one, but it leaves a hopeless branch as soon as a
     better state waits elsewhere."""
@@ -472,7 +483,7 @@ def _best_first(st: State, draw: int, budget: _Budget) -> list[Action] | bool | 
     counter = 0
     while heap:
         _, _, s, k = heapq.heappop(heap)
-        for _prio, act in _generate(s, draw, True):
+        for _prio, act in _generate(s, draw, True, narrow):
             s2, autos = _autoplay(_apply(s, act))
             k2 = _key(s2, draw, False)
             if k2 in parent:
@@ -508,7 +519,16 @@ def solve(
     st = from_position(position)
     if rules.is_won(position):
         return SolveResult("solved", (), 0, 0.0)
-    found = (_best_first if BEST_FIRST else _search)(st, rules.draw, budget)
+    # A narrow search first finds most wins quickly; only the full search,
+    # with what is left of the budget, can prove a deal unsolvable.
+    narrow_budget = _Budget(
+        None if max_nodes is None else max_nodes // 2,
+        None if max_seconds is None else start + max_seconds / 2,
+    )
+    found = _best_first(st, rules.draw, narrow_budget, narrow=True)
+    budget.nodes = narrow_budget.nodes
+    if not isinstance(found, list):
+        found = (_best_first if BEST_FIRST else _search)(st, rules.draw, budget)
     seconds = time.perf_counter() - start
     if found is None:
         return SolveResult("unsolvable", (), budget.nodes, seconds)
