@@ -23,16 +23,20 @@ For draw 3 two values of ``p`` with the same reachable set are the same state
 
 Full solver
 -----------
-Depth-first search with a transposition table keyed on the canonical state
-(piles sorted: the order of piles does not matter for solvability), moves
-ordered so that foundation moves and moves that turn a card over come first,
-and safe automatic foundation moves: a card goes home at once when it cannot
+Best-first search (on cards home, cards turned over and stock left; ties go
+to the newest state) with a transposition table keyed on the canonical state
+(piles sorted: the order of piles does not matter for solvability), and safe
+automatic foundation moves: a card goes home at once when it cannot
 be needed on the tableau any more, which is when its rank is at most 2, or
 both cards of the other colour one rank lower and the other card of its
 colour two ranks lower are home.  (The second same-colour condition keeps
 the rule sound even though foundation cards may come back to the tableau.)
 A card that such a rule would send home is never brought back down.
-``unsolvable`` means the search space was exhausted.
+Half the budget first goes to a narrow search that leaves out rarely needed
+moves (splitting a run off a face-up card that cannot then go home, bringing
+foundation cards back down): it finds most wins fast but proves nothing.  The
+full search follows with the rest, and ``unsolvable`` means it exhausted the
+space.
 
 Hint search
 -----------
@@ -91,7 +95,6 @@ _SAME_COLOUR = (3, 2, 1, 0)
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 FOUNDATION = 7
-BEST_FIRST = True
 """Destination code of a foundation in internal actions (0..6 are piles)."""
 
 State = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
@@ -428,41 +431,6 @@ class _Budget:
         )
 
 
-def _search(st: State, draw: int, budget: _Budget) -> list[Action] | bool | None:
-    """Depth-first search: the winning actions, ``None`` when exhausted,
-    ``False`` when the budget ran out."""
-    st, autos = _autoplay(st)
-    if _trivially_won(st):
-        return autos + _finish(st)
-    seen = {_key(st, draw, False)}
-    states = [st]
-    frames = [[a for _, a in sorted(_generate(st, draw, True), reverse=True)]]
-    path: list[list[Action]] = [autos]
-    while frames:
-        acts = frames[-1]
-        if not acts:
-            frames.pop()
-            states.pop()
-            path.pop()
-            continue
-        act = acts.pop()
-        s2, autos = _autoplay(_apply(states[-1], act))
-        if _trivially_won(s2):
-            line = [a for step in path for a in step]
-            return line + [act] + autos + _finish(s2)
-        k = _key(s2, draw, False)
-        if k in seen:
-            continue
-        seen.add(k)
-        budget.nodes += 1
-        if budget.spent():
-            return False
-        states.append(s2)
-        path.append([act, *autos])
-        frames.append([a for _, a in sorted(_generate(s2, draw, True), reverse=True)])
-    return None
-
-
 def _score(st: State) -> int:
     """How far a state has come: cards home, cards turned over, stock used."""
     return 3 * sum(st[2]) - 4 * sum(st[1]) - len(st[3])
@@ -528,7 +496,7 @@ def solve(
     found = _best_first(st, rules.draw, narrow_budget, narrow=True)
     budget.nodes = narrow_budget.nodes
     if not isinstance(found, list):
-        found = (_best_first if BEST_FIRST else _search)(st, rules.draw, budget)
+        found = _best_first(st, rules.draw, budget)
     seconds = time.perf_counter() - start
     if found is None:
         return SolveResult("unsolvable", (), budget.nodes, seconds)
