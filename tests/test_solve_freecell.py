@@ -98,6 +98,42 @@ def test_positions_after_11982_unsolvable() -> None:
     assert own.prove(position)[0] == "unsolvable"
 
 
+BLOCKED = """\
+Foundations: C-7 D-7 H-7 S-7
+Freecells: 9C 9D 9H 9S
+: QD 8C KC
+: QC 8D KD
+: QS 8H KH
+: QH 8S KS
+: TD JC
+: TC JD
+: TH JS
+: TS JH
+"""
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_constructed_blocked_position(variant: str) -> None:
+    """Kings and jacks at the column ends, nines in the cells, every eight
+    buried: nothing moves, so nothing wins."""
+    rules = rules_for(variant)
+    position = rules.from_text(BLOCKED)
+    assert not rules.legal_moves(position)
+    assert own.solve(rules, position).status == "unsolvable"
+    assert own.prove(position)[0] == "unsolvable"
+
+
+def test_freeing_one_cell_makes_it_solvable() -> None:
+    """The same position with a nine in a column instead of a cell."""
+    rules = rules_for("freecell")
+    text = BLOCKED.replace("9C 9D 9H 9S", "9C 9D 9H -").replace(": TS JH", ": TS 9S JH")
+    position = rules.from_text(text)
+    result = own.solve(rules, position)
+    assert result.status == "solved"
+    assert_wins(rules, position, result.moves)
+    assert own.prove(position)[0] == "solvable"
+
+
 def test_budget_exhaustion_is_unknown() -> None:
     rules = rules_for("freecell")
     result = own.solve(rules, rules.deal(11982), max_nodes=50)
