@@ -52,19 +52,20 @@ class SurveySummary:
     unknown: list[int] = field(default_factory=list)
 
 
-def _prove(variant_id: str, position: Any, budget: Budget) -> tuple[str, int, str]:
+def _prove(variant_id: str, position: Any, budget: Budget) -> tuple[str, int, int, str]:
     """An exhaustive verdict: Freecell Solver's ``cn`` where installed, else the
-    own depth-first proof.  (status, nodes, prover)."""
+    own depth-first proof.  (status, solution length or 0, nodes, prover)."""
     from jielong.solve import fcsolve
     from jielong.solve import freecell as own
 
     if fcsolve.available():
-        status, _, nodes, _ = fcsolve.verdict(
+        status, length, nodes, _ = fcsolve.verdict(
             position, max_nodes=None, max_seconds=budget.max_seconds, proof=True
         )
-        return status, nodes, "fcsolve-cn"
+        return status, length, nodes, "fcsolve-cn"
     verdict, nodes = own.prove(position, max_seconds=budget.max_seconds)
-    return ("solved" if verdict == "solvable" else verdict), nodes, "own-proof"
+    # the proof keeps no path, so a solvable verdict comes without a length
+    return ("solved" if verdict == "solvable" else verdict), 0, nodes, "own-proof"
 
 
 def solve_deal(
@@ -97,7 +98,7 @@ def solve_deal(
         length = len(result.moves)
     # the fast preset is no proof: its failures are "unknown" until proven
     if proofs and family == "freecell" and status == "unknown":
-        status, more, used = _prove(variant_id, position, Budget())
+        status, length, more, used = _prove(variant_id, position, Budget())
         nodes += more
     return number, status, length, nodes, time.monotonic() - start, used
 
