@@ -96,7 +96,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
         return 130
     counts = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items()))
     print(
-        f"deals {args.start}..{args.end}: {summary.done} solved now, "
+        f"deals {args.start}..{args.end}: {summary.done} done now, "
         f"{summary.skipped} already in {out}; {counts or 'nothing new'}; "
         f"{summary.seconds:.1f} s"
     )
