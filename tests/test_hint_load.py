@@ -10,9 +10,9 @@ deadline.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +23,14 @@ from test_server_process import ServerProcess
 from jielong.rules.variants import rules_for
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool
 
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("jielong.solve.hints") is None,
-    reason="jielong.solve.hints (the hint policy) is not there yet",
-)
-
 SLOW = rules_for("kongdang").deal(11982)
 
 
 def _run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    # A thread of its own: the browser tests' Playwright session keeps an
+    # event loop running in the main thread for the whole test session.
+    with ThreadPoolExecutor(max_workers=1) as ex:
+        return ex.submit(asyncio.run, coro).result()
 
 
 def test_the_pool_refuses_past_its_capacity_and_forgets_finished_work() -> None:
