@@ -110,7 +110,7 @@ def bench_solvers(args: Any) -> None:
         ratio = statistics.median(r[1] for r in ours) / max(
             statistics.median(r[1] for r in theirs), 1e-9
         )
-        print(f"median seconds ours/theirs: {ratio:.2f}")
+        print(f"median seconds ours/theirs: {ratio:.3g}")
         decided = sum(r[0] != "unknown" for r in ours)
         print(f"decided: own {decided}, Klondike-Solver {sum(r[0] != 'unknown' for r in theirs)}")
         if disagree:
