@@ -20,7 +20,7 @@ from typing import Any
 
 from jielong.rules.core import Move, Rules, cell, foundation, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
-from jielong.solve.freecell import SolverError, replay_check, run_moves
+from jielong.solve.freecell import SolverError, foundation_slot, replay_check, run_moves
 from jielong.solve.result import SolveResult
 
 FAST = "lg"
@@ -74,15 +74,6 @@ def board_text(pos: FreeCellPosition) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _slot(rules: FreeCell, pos: FreeCellPosition, card: int) -> int:
-    if rules.by_suit:
-        return card & 3
-    for i, top in enumerate(pos.foundations):
-        if (top is None and card < 4) or (top is not None and top + 4 == card):
-            return i
-    raise SolverError(f"no foundation takes card {card}")
-
-
 def translate(rules: FreeCell, pos: FreeCellPosition, records: list[bytes]) -> list[Move]:
     """Freecell Solver's move records as the rules' single-card moves."""
     out: list[Move] = []
@@ -102,12 +93,12 @@ def translate(rules: FreeCell, pos: FreeCellPosition, records: list[bytes]) -> l
             moves = [Move(cell(src), tableau(dst))]
         elif kind == 4:
             card = pos.tableau[src][-1]
-            moves = [Move(tableau(src), foundation(_slot(rules, pos, card)))]
+            moves = [Move(tableau(src), foundation(foundation_slot(rules, pos, card)))]
         elif kind == 5:
             card_or_none = pos.cells[src]
             if card_or_none is None:
                 raise SolverError("Freecell Solver moved from an empty free cell")
-            moves = [Move(cell(src), foundation(_slot(rules, pos, card_or_none)))]
+            moves = [Move(cell(src), foundation(foundation_slot(rules, pos, card_or_none)))]
         else:
             raise SolverError(f"unknown Freecell Solver move kind {kind}")
         for m in moves:

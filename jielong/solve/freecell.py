@@ -327,7 +327,8 @@ def run_moves(
     )
 
 
-def _foundation_slot(rules: FreeCell, pos: FreeCellPosition, card: int) -> int:
+def foundation_slot(rules: FreeCell, pos: FreeCellPosition, card: int) -> int:
+    """The foundation slot that takes ``card`` now (the first, where any would)."""
     if rules.by_suit:
         return card & 3
     for i, top in enumerate(pos.foundations):
@@ -349,7 +350,7 @@ def step_moves(rules: FreeCell, pos: FreeCellPosition, step: Step) -> list[Move]
     if src is None:
         raise SolverError(f"card {card} is not where the line expects it")
     if kind == "f":
-        return [Move(src, foundation(_foundation_slot(rules, pos, card)))]
+        return [Move(src, foundation(foundation_slot(rules, pos, card)))]
     free = [i for i, c in enumerate(pos.cells) if c is None]
     if kind == "c":
         return [Move(src, _C[free[0]])]
