@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -47,13 +49,17 @@ def test_interrupted_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "r.txt"
     cmd = [sys.executable, "-m", "jielong.cli", "survey", "freecell", "1", "400"]
     cmd += ["--out", str(out), "--workers", "1", "--quiet"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # A session of its own, so the kill reaches the pool's worker too (as a
+    # terminal's interrupt reaches the whole process group).
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and len(read_results(out)) < 10:
             time.sleep(0.2)
     finally:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     first = read_results(out)
     assert 10 <= len(first) < 400
