@@ -92,12 +92,14 @@ for _c in range(53):
             tuple(t for t in range(52) if _RANK[t] == _RANK[_c] + 1 and _RED[t] != _RED[_c])
         )
 _SAME_COLOUR = (3, 2, 1, 0)
+_BYTE = [bytes((i,)) for i in range(256)]
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 FOUNDATION = 7
 """Destination code of a foundation in internal actions (0..6 are piles)."""
 
-State = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...], bytes, int]
+# Piles and talon are bytes: slicing, joining and keying them is cheap.
 # Actions: (0, q, dst) waste macro; (1, i, k, dst) cards pile[i][k:] to dst;
 # (2, suit, j) foundation top back to pile j; (3,) turn unseen stock cards.
 Action = tuple[int, ...]
@@ -149,21 +151,20 @@ def from_position(pos: KlondikePosition) -> State:
         if top is not None:
             found[top & 3] = (top >> 2) + 1
     return (
-        tuple(tuple(int(c) for c in pile) for pile in pos.tableau),
+        tuple(bytes(pile) for pile in pos.tableau),
         tuple(pos.hidden),
         tuple(found),
-        tuple(int(c) for c in pos.waste) + tuple(int(c) for c in reversed(pos.stock)),
+        bytes(pos.waste) + bytes(reversed(pos.stock)),
         len(pos.waste),
     )
 
 
 def _key(st: State, draw: int, exact_p: bool) -> bytes:
     piles, hidden, _found, talon, p = st
-    parts = sorted(bytes((h, *pile)) for pile, h in zip(piles, hidden, strict=True))
-    n = len(talon)
-    if not exact_p and (draw == 1 or p % 3 == 0 or p == n):
+    parts = sorted([_BYTE[h] + pile for pile, h in zip(piles, hidden, strict=True)])
+    if not exact_p and (draw == 1 or p % 3 == 0 or p == len(talon)):
         p = 0
-    return b"\xff".join(parts) + b"\xfe" + bytes(talon) + bytes((p,))
+    return b"\xff".join(parts) + b"\xfe" + talon + _BYTE[p]
 
 
 def _apply(st: State, act: Action) -> State:
@@ -174,7 +175,7 @@ def _apply(st: State, act: Action) -> State:
         card = talon[q - 1]
         talon = talon[: q - 1] + talon[q:]
         p = q - 1
-        cards: tuple[int, ...] = (card,)
+        cards: bytes = _BYTE[card]
     elif kind == 1:
         i, k, dst = act[1], act[2], act[3]
         pile = piles[i]
@@ -189,7 +190,7 @@ def _apply(st: State, act: Action) -> State:
             hidden = tuple(h)
     else:  # foundation back to the tableau
         s, dst = act[1], act[2]
-        cards = ((found[s] - 1) * 4 + s,)
+        cards = _BYTE[(found[s] - 1) * 4 + s]
         f = list(found)
         f[s] -= 1
         found = tuple(f)
@@ -515,10 +516,10 @@ def visible_state(position: KlondikePosition) -> tuple[State, bool]:
     """The internal state with every card the player cannot know replaced by
     :data:`UNKNOWN`, and whether the stock is known."""
     piles, hidden, found, talon, p = from_position(position)
-    masked = tuple((UNKNOWN,) * h + pile[h:] for pile, h in zip(piles, hidden, strict=True))
+    masked = tuple(_BYTE[UNKNOWN] * h + pile[h:] for pile, h in zip(piles, hidden, strict=True))
     stock_known = position.stock_all_seen()
     if not stock_known:
-        talon = talon[:p] + (UNKNOWN,) * (len(talon) - p)
+        talon = talon[:p] + _BYTE[UNKNOWN] * (len(talon) - p)
     return (masked, hidden, found, talon, p), stock_known
 
 
