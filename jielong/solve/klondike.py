@@ -91,6 +91,9 @@ for _c in range(53):
         _PARENTS.append(
             tuple(t for t in range(52) if _RANK[t] == _RANK[_c] + 1 and _RED[t] != _RED[_c])
         )
+# The cards each card accepts on top of it in the tableau.
+_CHILDREN = [tuple(c for c in range(52) if t in _PARENTS[c]) for t in range(53)]
+_KINGS = (48, 49, 50, 51)
 _SAME_COLOUR = (3, 2, 1, 0)
 _BYTE = [bytes((i,)) for i in range(256)]
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
@@ -232,40 +235,39 @@ def _autoplay(st: State) -> tuple[State, list[Action]]:
     return st, done
 
 
-def _generate(
-    st: State, draw: int, stock_known: bool, narrow: bool = False
-) -> list[tuple[float, Action]]:
-    """Every macro move with a priority (lower is tried first).  ``narrow``
-    leaves out moves that are rarely needed (a run split off a face-up card
-    that cannot then go home, a foundation card brought back down): a search
-    with it may miss wins, so it never proves anything."""
+def _generate(st: State, draw: int, stock_known: bool, narrow: bool = False) -> list[Action]:
+    """Every macro move, the more promising kinds first.  ``narrow`` leaves
+    out moves that are rarely needed (a run split off a face-up card that
+    cannot then go home, a foundation card brought back down): a search with
+    it may miss wins, so it never proves anything."""
     piles, hidden, found, talon, p = st
-    out: list[tuple[float, Action]] = []
-    top_at: dict[int, int] = {}
+    out: list[Action] = []
+    # which piles each card may go onto now: one look-up per candidate card
+    fits: dict[int, list[int]] = {}
     empty = -1
     for j, pile in enumerate(piles):
         if pile:
-            top_at[pile[-1]] = j
+            for c in _CHILDREN[pile[-1]]:
+                if c in fits:
+                    fits[c].append(j)
+                else:
+                    fits[c] = [j]
         elif empty < 0:
             empty = j
+    if empty >= 0:
+        for king in _KINGS:
+            fits[king] = [empty]
     # the waste, after drawing to each reachable position
     if stock_known:
         reach: Iterator[tuple[int, int]] = _reach(p, len(talon), draw)
     else:
         reach = iter([(p, 0)] if p > 0 else [])
-    for q, clicks in reach:
+    for q, _clicks in reach:
         c = talon[q - 1]
-        extra = clicks * 0.01
         if found[_SUIT[c]] == _RANK[c]:
-            out.append((2 + extra, (0, q, FOUNDATION)))
-        if _RANK[c] == 12:
-            if empty >= 0:
-                out.append((3 + extra, (0, q, empty)))
-        else:
-            for t in _PARENTS[c]:
-                j = top_at.get(t, -1)
-                if j >= 0:
-                    out.append((3 + extra, (0, q, j)))
+            out.append((0, q, FOUNDATION))
+        for j in fits.get(c, ()):
+            out.append((0, q, j))
     # the tableau
     for i, pile in enumerate(piles):
         n = len(pile)
@@ -274,7 +276,7 @@ def _generate(
         h = hidden[i]
         c = pile[-1]
         if found[_SUIT[c]] == _RANK[c]:
-            out.append((0 if n - 1 == h and h else 1, (1, i, n - 1, FOUNDATION)))
+            out.append((1, i, n - 1, FOUNDATION))
         run = n - 1
         while (
             run > h
@@ -284,24 +286,15 @@ def _generate(
             run -= 1
         for k in range(run, n):
             c = pile[k]
-            if k == h and h:
-                prio = 1.0 - h * 0.01  # turns a card over
-            elif k == 0:
-                prio = 4.0
-            else:
-                prio = 6.0
-                if narrow and k > h:
-                    u = pile[k - 1]
-                    if found[_SUIT[u]] != _RANK[u]:
-                        continue
-            if _RANK[c] == 12:
-                if k > 0 and empty >= 0:
-                    out.append((prio, (1, i, k, empty)))
-            else:
-                for t in _PARENTS[c]:
-                    j = top_at.get(t, -1)
-                    if j >= 0:
-                        out.append((prio, (1, i, k, j)))
+            if narrow and k > h:
+                u = pile[k - 1]
+                if found[u & 3] != u >> 2:
+                    continue
+            if k == 0 and c >> 2 == 12:
+                continue  # a king alone on its pile: moving it changes nothing
+            for j in fits.get(c, ()):
+                if j != i:
+                    out.append((1, i, k, j))
     # foundation cards back down, unless the safe rule would send them home
     for s in range(0 if narrow else 4):
         r = found[s]
@@ -310,14 +303,8 @@ def _generate(
         c = (r - 1) * 4 + s
         if _safe(found, c):
             continue
-        if r == 13:
-            if empty >= 0:
-                out.append((7, (2, s, empty)))
-        else:
-            for t in _PARENTS[c]:
-                j = top_at.get(t, -1)
-                if j >= 0:
-                    out.append((7, (2, s, j)))
+        for j in fits.get(c, ()):
+            out.append((2, s, j))
     return out
 
 
@@ -452,7 +439,7 @@ def _best_first(
     counter = 0
     while heap:
         _, _, s, k = heapq.heappop(heap)
-        for _prio, act in _generate(s, draw, True, narrow):
+        for act in _generate(s, draw, True, narrow):
             s2, autos = _autoplay(_apply(s, act))
             k2 = _key(s2, draw, False)
             if k2 in parent:
@@ -552,7 +539,7 @@ def _progress_search(
             heapq.heappush(heap, (cost + 1, counter, s, (*line, (3,)), 2))
             counter += 1
         clicks_at = dict(_reach(s[4], len(s[3]), draw)) if stock_known else {}
-        for _prio, act in _generate(s, draw, stock_known):
+        for act in _generate(s, draw, stock_known):
             s2 = _apply(s, act)
             c2 = cost + 1 + (clicks_at.get(act[1], 0) if act[0] == 0 else 0)
             if sum(s2[1]) < hidden0 or any(a > b for a, b in zip(s2[2], found0, strict=True)):
