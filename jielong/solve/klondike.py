@@ -66,6 +66,7 @@ moves from the position to the win, draws and recycles included.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import time
 from collections.abc import Iterator
@@ -94,6 +95,10 @@ for _c in range(53):
 # The cards each card accepts on top of it in the tableau.
 _CHILDREN = [tuple(c for c in range(52) if t in _PARENTS[c]) for t in range(53)]
 _KINGS = (48, 49, 50, 51)
+# _ON[a << 6 | b]: card a may lie on card b in the tableau
+_ON = bytes(
+    1 if a < 52 and b < 52 and b in _PARENTS[a] else 0 for a in range(64) for b in range(64)
+)
 _SAME_COLOUR = (3, 2, 1, 0)
 _BYTE = [bytes((i,)) for i in range(256)]
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
@@ -146,6 +151,13 @@ def _reach(p: int, n: int, draw: int) -> Iterator[tuple[int, int]]:
         if q not in seen:
             seen.add(q)
             yield q, clicks
+
+
+@functools.cache
+def _reach_list(p: int, n: int, draw: int) -> tuple[int, ...]:
+    """The positions of :func:`_reach` alone, remembered: the same few come
+    up again and again."""
+    return tuple(q for q, _ in _reach(p, n, draw))
 
 
 def from_position(pos: KlondikePosition) -> State:
@@ -258,11 +270,8 @@ def _generate(st: State, draw: int, stock_known: bool, narrow: bool = False) -> 
         for king in _KINGS:
             fits[king] = [empty]
     # the waste, after drawing to each reachable position
-    if stock_known:
-        reach: Iterator[tuple[int, int]] = _reach(p, len(talon), draw)
-    else:
-        reach = iter([(p, 0)] if p > 0 else [])
-    for q, _clicks in reach:
+    shown = (p,) if p > 0 else ()
+    for q in _reach_list(p, len(talon), draw) if stock_known else shown:
         c = talon[q - 1]
         if found[_SUIT[c]] == _RANK[c]:
             out.append((0, q, FOUNDATION))
@@ -278,11 +287,7 @@ def _generate(st: State, draw: int, stock_known: bool, narrow: bool = False) -> 
         if found[_SUIT[c]] == _RANK[c]:
             out.append((1, i, n - 1, FOUNDATION))
         run = n - 1
-        while (
-            run > h
-            and _RANK[pile[run]] + 1 == _RANK[pile[run - 1]]
-            and _RED[pile[run]] != _RED[pile[run - 1]]
-        ):
+        while run > h and _ON[pile[run] << 6 | pile[run - 1]]:
             run -= 1
         for k in range(run, n):
             c = pile[k]
