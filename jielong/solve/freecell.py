@@ -116,6 +116,38 @@ def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) 
     return 3 * left + 2 * buried + depth + len(cells) - 2 * empty
 
 
+def estimate_deep(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
+    """A second opinion for the portfolio: like :func:`estimate`, but each
+    suit's next card weighs by the cards above it that are out of order
+    (those must go elsewhere before it can go home), and the room to move
+    runs counts."""
+    left = 52 - found[0] - found[1] - found[2] - found[3]
+    need = (found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3)
+    buried = 0
+    depth = 0
+    empty = 0
+    for col in cols:
+        if not col:
+            empty += 1
+            continue
+        low = 99
+        n = len(col)
+        for i, c in enumerate(col):
+            if c > low:
+                buried += 1
+            else:
+                low = c
+            if c in need:
+                # cards above in one run move together: count the breaks
+                breaks = 1
+                for j in range(i + 1, n - 1):
+                    if not _fits(col[j + 1], col[j]):
+                        breaks += 1
+                depth += breaks if i < n - 1 else 0
+    room = (5 - len(cells)) << empty
+    return 3 * left + 2 * buried + 3 * depth - min(room, 16)
+
+
 _FITS = tuple(
     (c >> 2) + 1 == (t >> 2) and _RED[c & 3] != _RED[t & 3] for c in range(52) for t in range(52)
 )
@@ -203,6 +235,94 @@ def initial_state(pos: FreeCellPosition) -> State:
     return cols, cells, (found[0], found[1], found[2], found[3])
 
 
+class Search:
+    """A best-first search from ``pos`` that can pause and resume, so that a
+    portfolio of searches can take turns without losing work.
+
+    ``weight`` scales the moves made so far in the priority (weighted A*):
+    higher gives shorter lines, lower finds them faster.  ``lifo`` breaks ties
+    towards the newest state (deeper first) instead of the oldest.
+    ``macros=False`` restricts the search to single-card moves.
+    """
+
+    def __init__(
+        self,
+        pos: FreeCellPosition,
+        *,
+        macros: bool = True,
+        weight: float = 0.5,
+        lifo: bool = False,
+        deep: bool = False,
+    ) -> None:
+        self.macros = macros
+        self.estimate = estimate_deep if deep else estimate
+        self.weight = weight
+        self.tie = -1 if lifo else 1
+        self.nodes = 0
+        self.status = "unknown"
+        self.steps: list[Step] = []
+        cols0, cells0, found0 = initial_state(pos)
+        lc, lcells, lf = list(cols0), list(cells0), list(found0)
+        self.steps0: list[Step] = []
+        _auto(lc, lcells, lf, self.steps0)
+        root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
+        root_key = _key(root[0], root[1])
+        self.parent: dict[bytes, tuple[bytes, tuple[Step, ...]] | None] = {root_key: None}
+        self.counter = 0
+        self.heap: list[tuple[float, int, bytes, State, int]] = [(0.0, 0, root_key, root, 0)]
+        if sum(root[2]) == 52:
+            self.status, self.steps, self.heap = "solved", self.steps0, []
+
+    def run(self, max_nodes: int | None = None, deadline: float | None = None) -> str:
+        """Expand up to ``max_nodes`` more states (or until ``deadline`` on the
+        monotonic clock): the status, ``unknown`` while the search may go on."""
+        if self.status != "unknown":
+            return self.status
+        heap, parent, weight, tie = self.heap, self.parent, self.weight, self.tie
+        macros, est = self.macros, self.estimate
+        stop = None if max_nodes is None else self.nodes + max_nodes
+        while heap:
+            if stop is not None and self.nodes >= stop:
+                return "unknown"
+            if deadline is not None and self.nodes & 255 == 0 and time.monotonic() > deadline:
+                return "unknown"
+            _, _, key, state, g = heapq.heappop(heap)
+            self.nodes += 1
+            cols, cells, found = state
+            for nc, ncells, nf, step, src in _children(cols, cells, found, macros):
+                steps = [step]
+                _settle(nc, ncells, nf, step, src, steps)
+                ncells.sort()
+                ck = _key(nc, ncells)
+                if ck in parent:
+                    continue
+                parent[ck] = (key, tuple(steps))
+                if nf[0] + nf[1] + nf[2] + nf[3] == 52:
+                    line: list[Step] = []
+                    k: bytes | None = ck
+                    while k is not None:
+                        link = parent[k]
+                        if link is None:
+                            break
+                        line[:0] = link[1]
+                        k = link[0]
+                    self.status, self.steps = "solved", self.steps0 + line
+                    self.release()
+                    return self.status
+                self.counter += 1
+                h = est(nc, ncells, nf)
+                child: State = (tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3]))
+                heapq.heappush(heap, (h + weight * (g + 1), tie * self.counter, ck, child, g + 1))
+        self.status = "unsolvable"
+        self.release()
+        return self.status
+
+    def release(self) -> None:
+        """Drop the search's tables (once it has ended or is abandoned)."""
+        self.heap = []
+        self.parent = {}
+
+
 def search(
     pos: FreeCellPosition,
     *,
@@ -210,57 +330,13 @@ def search(
     max_seconds: float | None = None,
     macros: bool = True,
     weight: float = 0.5,
+    lifo: bool = False,
 ) -> tuple[str, list[Step], int]:
-    """Best-first search from ``pos``: (status, steps, nodes expanded).
-
-    ``weight`` scales the moves made so far in the priority (weighted A*):
-    higher gives shorter lines, lower finds them faster.  ``macros=False``
-    restricts the search to single-card moves.
-    """
-    start = time.monotonic()
-    cols0, cells0, found0 = initial_state(pos)
-    lc, lcells, lf = list(cols0), list(cells0), list(found0)
-    steps0: list[Step] = []
-    _auto(lc, lcells, lf, steps0)
-    root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
-    if sum(root[2]) == 52:
-        return "solved", steps0, 0
-    root_key = _key(root[0], root[1])
-    parent: dict[bytes, tuple[bytes, tuple[Step, ...]] | None] = {root_key: None}
-    counter = 0
-    heap: list[tuple[float, int, bytes, State, int]] = [(0.0, 0, root_key, root, 0)]
-    nodes = 0
-    while heap:
-        _, _, key, state, g = heapq.heappop(heap)
-        nodes += 1
-        if max_nodes is not None and nodes > max_nodes:
-            return "unknown", [], nodes
-        if max_seconds is not None and nodes & 255 == 0 and time.monotonic() - start > max_seconds:
-            return "unknown", [], nodes
-        cols, cells, found = state
-        for nc, ncells, nf, step, src in _children(cols, cells, found, macros):
-            steps = [step]
-            _settle(nc, ncells, nf, step, src, steps)
-            ncells.sort()
-            ck = _key(nc, ncells)
-            if ck in parent:
-                continue
-            parent[ck] = (key, tuple(steps))
-            if nf[0] + nf[1] + nf[2] + nf[3] == 52:
-                line: list[Step] = []
-                k: bytes | None = ck
-                while k is not None:
-                    link = parent[k]
-                    if link is None:
-                        break
-                    line[:0] = link[1]
-                    k = link[0]
-                return "solved", steps0 + line, nodes
-            counter += 1
-            h = estimate(nc, ncells, nf)
-            child: State = (tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3]))
-            heapq.heappush(heap, (h + weight * (g + 1), counter, ck, child, g + 1))
-    return "unsolvable", [], nodes
+    """One best-first search from ``pos``: (status, steps, nodes expanded)."""
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    s = Search(pos, macros=macros, weight=weight, lifo=lifo)
+    status = s.run(max_nodes, deadline)
+    return status, s.steps, s.nodes
 
 
 def prove(
@@ -426,14 +502,53 @@ def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move
     return count
 
 
-PORTFOLIO: tuple[tuple[float, int | None], ...] = (
-    (1.0, 15_000),
-    (2.0, 40_000),
-    (0.5, 30_000),
-    (0.2, None),
+FIRST_TURN = 15_000
+"""Nodes the first search of the portfolio gets alone: most deals end there."""
+
+PORTFOLIO: tuple[tuple[float, bool, bool], ...] = (
+    (1.0, False, False),
+    (3.0, False, False),
+    (2.0, False, True),
+    (0.5, True, False),
 )
-"""Restarts of the search: (weight of moves made, node cap).  A deal that one
-weighting finds hard is often easy under another; the last runs to the budget."""
+"""The searches of the portfolio: (weight of moves made, ties newest first,
+the second heuristic).  A deal that one setting finds hard is often easy
+under another, so they take turns, each turn longer than the last, and each
+search resumes where it paused; the first runs alone for a while, since most
+deals end there."""
+
+TURN = 10_000
+TURN_GROWTH = 1.5
+
+
+def _portfolio(
+    position: FreeCellPosition, max_nodes: int | None, deadline: float | None
+) -> tuple[str, list[Step], int]:
+    searches = [Search(position, weight=w, lifo=lifo, deep=d) for w, lifo, d in PORTFOLIO]
+    nodes = 0
+    status = "unknown"
+    turn = float(TURN)
+    first = True
+    try:
+        while True:
+            for s in searches:
+                share = FIRST_TURN if first else int(turn)
+                first = False
+                if max_nodes is not None:
+                    share = min(share, max_nodes - nodes)
+                    if share <= 0:
+                        return "unknown", [], nodes
+                if deadline is not None and time.monotonic() > deadline:
+                    return "unknown", [], nodes
+                before = s.nodes
+                status = s.run(share, deadline)
+                nodes += s.nodes - before
+                if status != "unknown":
+                    return status, s.steps, nodes
+            turn *= TURN_GROWTH
+    finally:
+        for s in searches:
+            s.release()
 
 
 def solve(
@@ -447,23 +562,8 @@ def solve(
     if not isinstance(rules, FreeCell) or not isinstance(position, FreeCellPosition):
         raise TypeError("the FreeCell solver takes FreeCell rules and a FreeCell position")
     start = time.monotonic()
-    status, nodes = "unknown", 0
-    steps: list[Step] = []
-    for weight, cap in PORTFOLIO:
-        left_nodes = None if max_nodes is None else max_nodes - nodes
-        if left_nodes is not None and left_nodes <= 0:
-            break
-        if cap is not None:
-            left_nodes = cap if left_nodes is None else min(cap, left_nodes)
-        left_seconds = None if max_seconds is None else max_seconds - (time.monotonic() - start)
-        if left_seconds is not None and left_seconds <= 0:
-            break
-        status, steps, spent = search(
-            position, max_nodes=left_nodes, max_seconds=left_seconds, weight=weight
-        )
-        nodes += spent
-        if status != "unknown":
-            break
+    deadline = None if max_seconds is None else start + max_seconds
+    status, steps, nodes = _portfolio(position, max_nodes, deadline)
     moves: tuple[Move, ...] = ()
     if status == "solved":
         line = remove_loops(rules, position, steps_to_moves(rules, position, steps))
