@@ -288,7 +288,61 @@ def test_budget_gives_unknown_not_a_verdict(draw: int) -> None:
 
 def test_won_position_is_solved_with_no_moves() -> None:
     r = rules(3)
-    pos = KlondikePosition(
-        ((),) * 7, (0,) * 7, (), (), tuple(Card.of(13, s) for s in range(4))
-    )
+    pos = KlondikePosition(((),) * 7, (0,) * 7, (), (), tuple(Card.of(13, s) for s in range(4)))
     assert K.solve(r, pos) == SolveResult("solved", (), 0, 0.0)
+
+
+def _norm(m: Move) -> tuple[object, ...]:
+    """A move with its foundation slot left out (the solver names suits)."""
+    dst = "foundation" if m.dst.kind == "foundation" else m.dst
+    return (m.src, dst, m.count)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    number=st.integers(1, 10_000),
+    steps=st.integers(0, 400),
+    seed=st.integers(0, 2**16),
+    draw=st.sampled_from([1, 3]),
+)
+def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, draw: int) -> None:
+    """The solver's moves from the current waste top are exactly the legal
+    ones, less those it leaves out on purpose: a king alone on its pile
+    moved to an empty one, a king to any empty pile but the first, a
+    foundation card the safe rule would send straight home."""
+    import random
+
+    r = rules(draw)
+    rng = random.Random(seed)
+    pos = r.deal(number)
+    for _ in range(steps):
+        legal = r.legal_moves(pos)
+        if not legal:
+            break
+        pos = r.play(pos, rng.choice(legal))
+    state = K.from_position(pos)
+    found = state[2]
+    first_empty = next((i for i, p in enumerate(pos.tableau) if not p), -1)
+    expected = set()
+    for m in r.legal_moves(pos):
+        if STOCK in (m.src, m.dst):
+            continue
+        if m.dst.kind == "tableau" and not pos.tableau[m.dst.index]:
+            if m.dst.index != first_empty:
+                continue
+            if m.src.kind == "tableau" and m.count == len(pos.tableau[m.src.index]):
+                continue
+        if m.src.kind == "foundation":
+            top = pos.foundations[m.src.index]
+            assert top is not None
+            if K._safe(found, int(top)):
+                continue
+        expected.add(_norm(m))
+    got = set()
+    for act in K._generate(state, draw, True):
+        if act[0] == 0 and act[1] != len(pos.waste):
+            continue  # needs draws first
+        moves, _ = K._real_moves(r, pos, state, act)
+        assert len(moves) == 1
+        got.add(_norm(moves[0]))
+    assert got == expected
