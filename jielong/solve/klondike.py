@@ -11,9 +11,11 @@ Internal state
 cards included), how many cards at the bottom of each are face down, the
 foundation height of each suit (clubs, diamonds, hearts, spades), and the
 stock and waste as one sequence ``talon = waste + reversed(stock)`` in the
-order the cards are turned, with ``p`` cards of it on the waste.  Recycling
-keeps the order, so drawing and recycling only move ``p``: draw ``d`` goes
-from ``p`` to ``min(p + d, len)``, a recycle from ``len`` to ``0``.  The waste
+order the cards are turned, with ``p`` cards of it on the waste.  Piles and
+talon are ``bytes`` (one card a byte), so slicing, joining and the state key
+are cheap.  Recycling keeps the order, so drawing and recycling only move
+``p``: draw ``d`` goes from ``p`` to ``min(p + d, len)``, a recycle from
+``len`` to ``0``.  The waste
 tops reachable from ``p`` are therefore ``p`` itself, ``p + d·k`` and the
 talon's end, and after a recycle ``d·k`` and the end again.  A search step
 "draws to position q, then plays the waste top" is one macro move; it is
