@@ -173,3 +173,39 @@ def test_run_moves_within_the_limit() -> None:
     with pytest.raises(own.SolverError):
         own.run_moves(7, tableau(0), 1, [0, 1], [])
     assert own.run_moves(1, cell(0), 3, [], []) == [Move(cell(0), tableau(3))]
+
+
+@pytest.mark.parametrize("deal", [6361, 6710])
+def test_long_tail_deals_within_a_node_budget(deal: int) -> None:
+    """Deals that the first search alone finds hard: the portfolio's turns
+    solve them within a budget of nodes (one search after another took over
+    400,000 nodes on these)."""
+    rules = rules_for("freecell")
+    start = rules.deal(deal)
+    result = own.solve(rules, start, max_nodes=150_000)
+    assert result.status == "solved"
+    assert result.nodes <= 150_000
+    assert_wins(rules, start, result.moves)
+
+
+def test_node_budget_is_kept() -> None:
+    rules = rules_for("freecell")
+    result = own.solve(rules, rules.deal(6361), max_nodes=20_000)
+    assert result.status == "unknown"
+    assert 15_000 < result.nodes <= 20_000
+    assert result.moves == ()
+
+
+@pytest.mark.parametrize("deep", [False, True])
+def test_a_paused_search_resumes_where_it_stopped(deep: bool) -> None:
+    """Run in short turns, a search expands the same states and finds the
+    same line as in one go."""
+    position = rules_for("freecell").deal(1941)
+    whole = own.Search(position, weight=1.0, deep=deep)
+    assert whole.run() == "solved"
+    turns = own.Search(position, weight=1.0, deep=deep)
+    while turns.run(37) == "unknown":
+        pass
+    assert turns.status == "solved"
+    assert turns.nodes == whole.nodes
+    assert turns.steps == whole.steps
