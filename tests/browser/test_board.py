@@ -273,10 +273,11 @@ def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
     page.locator(".run-overlay").wait_for()
     label = page.locator(".run-overlay .label")
     assert label.inner_text() == t("overlay.run", card="♦6", n=1)
-    # slide onto the up arrow, off it, and onto it again: two steps up
+    # slide onto the up arrow, off it, onto it again and off: two steps up
+    # (leaving the arrow stops the repeat that a resting finger starts)
     up = overlay_arrow(page, "up")
     mid = overlay_arrow(page, "confirm")
-    path = [up, mid, up]
+    path = [up, mid, up, mid]
     at = (x, y)
     for point in path:
         if touch:

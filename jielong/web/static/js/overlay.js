@@ -5,6 +5,9 @@ import { cardName, t } from "./i18n.js";
 
 const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const REPEAT_MS = 380;
+// A finger resting on an arrow starts repeating only after this pause, so a
+// slide that merely passes over an arrow steps once.
+const REPEAT_DELAY_MS = 700;
 
 export function shortCard(code) {
   return `${SYMBOL[code[1]]}${rankText(code)}`;
@@ -79,7 +82,10 @@ export class RunOverlay {
     for (const b of this.el?.querySelectorAll(".arrow") || []) b.classList.toggle("hot", b.dataset.act === act);
     if (act === "up" || act === "down") {
       this.onAct(act);
-      this.repeat = setInterval(() => this.onAct(act), REPEAT_MS);
+      this.repeat = setTimeout(() => {
+        this.onAct(act);
+        this.repeat = setInterval(() => this.onAct(act), REPEAT_MS);
+      }, REPEAT_DELAY_MS);
     }
   }
 
@@ -89,6 +95,7 @@ export class RunOverlay {
   }
 
   stopRepeat() {
+    // clearTimeout and clearInterval share one id space
     if (this.repeat) clearInterval(this.repeat);
     this.repeat = null;
   }
