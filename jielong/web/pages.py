@@ -18,72 +18,24 @@ from fastapi.responses import HTMLResponse
 
 from jielong.deals import daily_deal, today_utc
 from jielong.rules.variants import VARIANTS, Variant
-
-LANGUAGES = ("zh-Hant", "zh-Hans", "en")
-DEFAULT_LANGUAGE = "zh-Hant"
+from jielong.web import i18n
+from jielong.web.i18n import LANGUAGES
 
 router = APIRouter(include_in_schema=False)
 
 
-@cache
-def catalogue(lang: str) -> dict[str, Any]:
-    """The UI texts of one language (falls back to the default language's
-    catalogue for any key a translation lacks)."""
-    path = Path(__file__).with_name("i18n") / f"ui.{lang}.json"
-    texts: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    if lang != DEFAULT_LANGUAGE:
-        return {**catalogue(DEFAULT_LANGUAGE), **texts}
-    return texts
-
-
-def _match_language(tag: str) -> str | None:
-    tag = tag.strip().lower()
-    if not tag:
-        return None
-    for lang in LANGUAGES:
-        if tag == lang.lower():
-            return lang
-    if tag.startswith("zh"):
-        # regions name the script for the common tags without one
-        if any(part in tag for part in ("hans", "-cn", "-sg", "-my")):
-            return "zh-Hans"
-        return "zh-Hant"
-    if tag.startswith("en"):
-        return "en"
-    return None
-
-
-def accept_language(header: str) -> str | None:
-    """The best of our languages for an ``Accept-Language`` header.
-
-    >>> accept_language("en-GB,en;q=0.8,zh-CN;q=0.9")
-    'zh-Hans'
-    >>> accept_language("fr, de") is None
-    True
-    """
-    ranked: list[tuple[float, int, str]] = []
-    for i, part in enumerate(header.split(",")):
-        tag, _, params = part.partition(";")
-        q = 1.0
-        for param in params.split(";"):
-            name, _, value = param.strip().partition("=")
-            if name == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        lang = _match_language(tag)
-        if lang is not None and q > 0:
-            ranked.append((-q, i, lang))
-    return min(ranked)[2] if ranked else None
+def catalogue(lang: str) -> dict[str, str]:
+    """The UI texts of one language (keys it lacks come from zh-Hant)."""
+    return i18n.catalogue("ui", lang)
 
 
 def choose_language(request: Request) -> str:
     """``lang`` cookie, else ``?lang=``, else Accept-Language, else zh-Hant."""
-    for candidate in (request.cookies.get("lang"), request.query_params.get("lang")):
-        if candidate in LANGUAGES:
-            return candidate
-    return accept_language(request.headers.get("accept-language", "")) or DEFAULT_LANGUAGE
+    return i18n.negotiate(
+        request.cookies.get("lang"),
+        request.query_params.get("lang"),
+        request.headers.get("accept-language"),
+    )
 
 
 def fill(text: str, **values: object) -> str:

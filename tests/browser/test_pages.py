@@ -12,7 +12,9 @@ from fastapi.testclient import TestClient
 
 from jielong.deals import daily_deal, today_utc
 from jielong.rules.variants import VARIANTS
-from jielong.web.pages import LANGUAGES, accept_language, catalogue
+from jielong.web.i18n import LANGUAGES
+from jielong.web.i18n import from_accept_language as accept_language
+from jielong.web.pages import catalogue
 
 I18N = Path(__file__).resolve().parents[2] / "jielong" / "web" / "i18n"
 
