@@ -237,3 +237,17 @@ def test_play_console_script_through_stdin() -> None:
     assert done.returncode == 0
     assert "FreeCell #617." in done.stdout
     assert done.stderr == ""
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jielong.cli", "play", "freecell", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()  # as `| head` does once it has its lines
+    _, err = proc.communicate(b"m\n" * 2000, timeout=60)
+    assert b"Traceback" not in err
+    assert proc.returncode == 1
