@@ -507,8 +507,9 @@ FIRST_TURN = 15_000
 
 PORTFOLIO: tuple[tuple[float, bool, bool], ...] = (
     (1.0, False, False),
+    (2.0, True, True),
     (3.0, False, False),
-    (2.0, False, True),
+    (1.0, True, True),
     (0.5, True, False),
 )
 """The searches of the portfolio: (weight of moves made, ties newest first,
