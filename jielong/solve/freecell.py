@@ -15,6 +15,11 @@ single-card moves, so they add shortcuts without changing which states are
 reachable.  Solutions are expanded into single-card :class:`Move`\\ s on the
 real position, foundation moves included, and checked by replaying them
 through the rules before they are returned.
+
+:func:`solve` runs a portfolio: searches with different weightings of the
+moves made, tie orders and heuristics take turns of growing length, each
+resuming where it paused, so a deal that is hard for one of them costs a few
+times what the best of them needs rather than every budget in a row.
 """
 
 from __future__ import annotations
