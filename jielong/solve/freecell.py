@@ -513,9 +513,9 @@ FIRST_TURN = 15_000
 PORTFOLIO: tuple[tuple[float, bool, bool], ...] = (
     (1.0, False, False),
     (2.0, True, True),
-    (3.0, False, False),
     (1.0, True, True),
     (0.5, True, False),
+    (3.0, False, False),
 )
 """The searches of the portfolio: (weight of moves made, ties newest first,
 the second heuristic).  A deal that one setting finds hard is often easy
@@ -523,8 +523,8 @@ under another, so they take turns, each turn longer than the last, and each
 search resumes where it paused; the first runs alone for a while, since most
 deals end there."""
 
-TURN = 10_000
-TURN_GROWTH = 1.5
+TURN = 6_000
+TURN_GROWTH = 1.4
 
 
 def _portfolio(
