@@ -21,7 +21,7 @@ from typing import Any
 from jielong.rules.core import Move, Rules, cell, foundation, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.freecell import SolverError, foundation_slot, replay_check, run_moves
-from jielong.solve.result import SolveResult
+from jielong.solve.result import SolveResult, Status
 
 FAST = "lg"
 EXHAUSTIVE = "cn"
@@ -147,21 +147,13 @@ def solve(
         raise TypeError("Freecell Solver takes FreeCell rules and a FreeCell position")
     start = time.monotonic()
     deadline = None if max_seconds is None else start + max_seconds
-    text = board_text(position)
-    nodes = 0
-    for preset in (FAST, EXHAUSTIVE) if proof else (FAST,):
-        ret, records, n = _run(preset, text, max_nodes, deadline)
-        nodes += n
-        if ret == 0:
-            moves = translate(rules, position, records)
-            if not replay_check(rules, position, moves):
-                raise SolverError("Freecell Solver's line does not replay through the rules")
-            return SolveResult("solved", tuple(moves), nodes, time.monotonic() - start, "fcsolve")
-        if ret == 1 and preset == EXHAUSTIVE:
-            return SolveResult("unsolvable", (), nodes, time.monotonic() - start, "fcsolve")
-        if deadline is not None and time.monotonic() > deadline:
-            break
-    return SolveResult("unknown", (), nodes, time.monotonic() - start, "fcsolve")
+    status, records, nodes, _ = _decide(board_text(position), max_nodes, deadline, proof)
+    moves: tuple[Move, ...] = ()
+    if status == "solved":
+        moves = tuple(translate(rules, position, records))
+        if not replay_check(rules, position, list(moves)):
+            raise SolverError("Freecell Solver's line does not replay through the rules")
+    return SolveResult(status, moves, nodes, time.monotonic() - start, "fcsolve")
 
 
 def verdict(
@@ -175,15 +167,25 @@ def verdict(
     Solver's own count, iterations, preset that decided).  Nothing is
     translated, so this runs at the library's speed."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    text = board_text(position)
+    status, records, nodes, preset = _decide(board_text(position), max_nodes, deadline, proof)
+    return status, len(records), nodes, preset
+
+
+def _decide(
+    text: str, max_nodes: int | None, deadline: float | None, proof: bool
+) -> tuple[Status, list[bytes], int, str]:
+    """``lg`` first; when it finds no line and ``proof`` is set, the
+    exhaustive ``cn``, the only source of ``unsolvable``.  Returns the status,
+    the move records of a solution, the iterations and the last preset run."""
     nodes = 0
+    preset = FAST
     for preset in (FAST, EXHAUSTIVE) if proof else (FAST,):
         ret, records, n = _run(preset, text, max_nodes, deadline)
         nodes += n
         if ret == 0:
-            return "solved", len(records), nodes, preset
+            return "solved", records, nodes, preset
         if ret == 1 and preset == EXHAUSTIVE:
-            return "unsolvable", 0, nodes, preset
+            return "unsolvable", [], nodes, preset
         if deadline is not None and time.monotonic() > deadline:
             break
-    return "unknown", 0, nodes, preset
+    return "unknown", [], nodes, preset
