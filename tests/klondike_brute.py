@@ -12,6 +12,18 @@ from jielong.rules.core import Move
 from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.rules.variants import rules_for
 
+NO_LEGAL_MOVE = """
+Foundations: 8C QD QH 8S
+: 9C | QS
+: KC KH | TC
+: KS | TS
+: KD 9S | JS
+: | QC
+: | JC
+: |
+"""
+"""A position with no legal move at all (and so no way to win)."""
+
 
 def rules(draw: int) -> Klondike:
     r = rules_for(f"klondike-{draw}")

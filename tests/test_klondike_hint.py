@@ -11,6 +11,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from klondike_brute import (
+    NO_LEGAL_MOVE,
     brute_force_winnable,
     foundation_top,
     lowest_loose_rank,
@@ -211,17 +212,6 @@ def test_hints_from_a_known_position_lead_to_a_win() -> None:
 
 def test_no_legal_move_gives_none() -> None:
     r = rules(3)
-    stuck = r.from_text(
-        """
-        Foundations: 8C QD QH 8S
-        : 9C | QS
-        : KC KH | TC
-        : KS | TS
-        : KD 9S | JS
-        : | QC
-        : | JC
-        : |
-        """
-    )
+    stuck = r.from_text(NO_LEGAL_MOVE)
     assert r.legal_moves(stuck) == []
     assert K.hint(r, stuck, max_seconds=5) == Hint("none")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from klondike_brute import brute_force_winnable, rules, shape, small_positions
+from klondike_brute import NO_LEGAL_MOVE, brute_force_winnable, rules, shape, small_positions
 
 from jielong.cards import Card
 from jielong.rules.core import STOCK, Move
@@ -118,16 +118,7 @@ def test_draw3_card_out_of_phase_is_unsolvable_but_draw1_wins() -> None:
         : | QD
         : QH KD | TD
         """,
-        """
-        Foundations: 8C QD QH 8S
-        : 9C | QS
-        : KC KH | TC
-        : KS | TS
-        : KD 9S | JS
-        : | QC
-        : | JC
-        : |
-        """,
+        NO_LEGAL_MOVE,
     ],
 )
 def test_small_unsolvable_fixtures_are_proven(text: str) -> None:
