@@ -24,7 +24,7 @@ from jielong.web.i18n import LANGUAGES
 router = APIRouter(include_in_schema=False)
 
 
-def catalogue(lang: str) -> dict[str, str]:
+def catalogue(lang: str) -> dict[str, Any]:
     """The UI texts of one language (keys it lacks come from zh-Hant)."""
     return i18n.catalogue("ui", lang)
 

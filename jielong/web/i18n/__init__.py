@@ -19,12 +19,13 @@ _HERE = Path(__file__).parent
 
 
 @cache
-def catalogue(kind: str, lang: str) -> dict[str, str]:
+def catalogue(kind: str, lang: str) -> dict[str, Any]:
     """The ``kind`` catalogue of ``lang``; keys it lacks come from the default
-    language's catalogue."""
+    language's catalogue.  Values are texts, except structured ones such as
+    the UI's rules sections (lists of headings and paragraphs)."""
     if lang not in LANGUAGES or not kind.isidentifier():
         raise KeyError(f"no catalogue {kind}.{lang}")
-    texts: dict[str, str] = json.loads((_HERE / f"{kind}.{lang}.json").read_text("utf-8"))
+    texts: dict[str, Any] = json.loads((_HERE / f"{kind}.{lang}.json").read_text("utf-8"))
     if lang != DEFAULT_LANGUAGE:
         return {**catalogue(kind, DEFAULT_LANGUAGE), **texts}
     return texts
@@ -44,7 +45,7 @@ def message(code: str, lang: str, **params: Any) -> str:
     key = f"error.{code}"
     if code == "illegal_move" and f"illegal.{params.get('reason')}" in texts:
         key = f"illegal.{params['reason']}"
-    template = texts.get(key) or texts["error.unknown"]
+    template: str = texts.get(key) or texts["error.unknown"]
     return template.format_map(_Keep(params))
 
 
