@@ -337,15 +337,13 @@ def _parse_foundations(text: str, by_suit: bool) -> tuple[Card | None, ...]:
         suit = Suit.parse(suit_text)
         rank = 0 if rank_text == "0" else Card.parse(rank_text + "S").rank
         slots.append(None if rank == 0 else Card.of(rank, suit))
-        if by_suit and slots[-1] is not None and len(slots) - 1 != suit:
-            # fixed slots: file order may differ, so place by suit below
-            pass
+    if len(slots) > 4:
+        raise PositionParseError("at most four foundations")
     if by_suit:
+        # fixed slots: the file may list the suits in any order
         placed: list[Card | None] = [None] * 4
         for top in slots:
             if top is not None:
                 placed[top.suit] = top
         return tuple(placed)
-    if len(slots) > 4:
-        raise PositionParseError("at most four foundations")
     return tuple(slots + [None] * (4 - len(slots)))
