@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jielong.cards import Card, Suit, format_cards, parse_cards
+from jielong.cards import fits_on_tableau as _fits
 from jielong.deals import freecell_deal
 from jielong.rules.core import (
     FITS_ON,
@@ -76,10 +77,6 @@ class FreeCellPosition:
 
     def foundation_count(self) -> int:
         return sum(0 if top is None else top.rank for top in self.foundations)
-
-
-def _fits(card: int, target: int) -> bool:
-    return (card >> 2) + 1 == (target >> 2) and ((card & 3) in (1, 2)) != ((target & 3) in (1, 2))
 
 
 def ordered_run_length(column: tuple[Card, ...]) -> int:

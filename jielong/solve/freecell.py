@@ -29,11 +29,10 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from jielong.rules.core import Move, Pile, Rules, cell, foundation, tableau
+from jielong.rules.core import FITS_ON, Move, Pile, Rules, cell, foundation, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.result import SolveResult
 
-_RED = (False, True, True, False)
 _OPPOSITE = ((1, 2), (0, 3), (0, 3), (1, 2))
 _T = tuple(tableau(i) for i in range(8))
 _C = tuple(cell(i) for i in range(4))
@@ -49,14 +48,10 @@ class SolverError(RuntimeError):
     """A line that does not replay through the rules (a bug, never expected)."""
 
 
-def _fits(card: int, target: int) -> bool:
-    return (card >> 2) + 1 == (target >> 2) and _RED[card & 3] != _RED[target & 3]
-
-
 def _run_length(col: bytes) -> int:
     n = len(col)
     k = 1
-    while k < n and _fits(col[n - k], col[n - k - 1]):
+    while k < n and _FITS[col[n - k] * 52 + col[n - k - 1]]:
         k += 1
     return k
 
@@ -146,16 +141,14 @@ def estimate_deep(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[i
                 # cards above in one run move together: count the breaks
                 breaks = 1
                 for j in range(i + 1, n - 1):
-                    if not _fits(col[j + 1], col[j]):
+                    if not _FITS[col[j + 1] * 52 + col[j]]:
                         breaks += 1
                 depth += breaks if i < n - 1 else 0
     room = (5 - len(cells)) << empty
     return 3 * left + 2 * buried + 3 * depth - min(room, 16)
 
 
-_FITS = tuple(
-    (c >> 2) + 1 == (t >> 2) and _RED[c & 3] != _RED[t & 3] for c in range(52) for t in range(52)
-)
+_FITS = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
 """``_FITS[card * 52 + target]``: the card may lie on the target in a column."""
 
 Child = tuple[list[bytes], list[int], list[int], Step, int]
