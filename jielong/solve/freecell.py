@@ -337,41 +337,68 @@ def search(
     return status, s.steps, s.nodes
 
 
+class Proof:
+    """Exhaustive depth-first search over single-card moves (with the safe
+    automatic moves) that can pause and resume like :class:`Search`: its
+    status ends ``solvable``, ``unsolvable`` (a proof) or stays ``unknown``.
+
+    It keeps only the set of keys seen, not the paths, to bound memory, and
+    costs less per state than a best-first search (no heap, no estimate)."""
+
+    def __init__(self, pos: FreeCellPosition) -> None:
+        cols0, cells0, found0 = initial_state(pos)
+        lc, lcells, lf = list(cols0), list(cells0), list(found0)
+        _auto(lc, lcells, lf, [])
+        root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
+        self.nodes = 0
+        self.status = "unknown"
+        self.seen = {_key(root[0], root[1])}
+        self.stack = [root]
+        if sum(root[2]) == 52:
+            self.status = "solvable"
+            self.release()
+
+    def run(self, max_nodes: int | None = None, deadline: float | None = None) -> str:
+        if self.status != "unknown":
+            return self.status
+        stack, seen = self.stack, self.seen
+        stop = None if max_nodes is None else self.nodes + max_nodes
+        while stack:
+            if stop is not None and self.nodes >= stop:
+                return "unknown"
+            if deadline is not None and self.nodes & 1023 == 0 and time.monotonic() > deadline:
+                return "unknown"
+            cols, cells, found = stack.pop()
+            self.nodes += 1
+            for nc, ncells, nf, step, src in _children(cols, cells, found, False):
+                _settle(nc, ncells, nf, step, src, [])
+                ncells.sort()
+                ck = _key(nc, ncells)
+                if ck in seen:
+                    continue
+                if nf[0] + nf[1] + nf[2] + nf[3] == 52:
+                    self.status = "solvable"
+                    self.release()
+                    return self.status
+                seen.add(ck)
+                stack.append((tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3])))
+        self.status = "unsolvable"
+        self.release()
+        return self.status
+
+    def release(self) -> None:
+        self.stack = []
+        self.seen = set()
+
+
 def prove(
     pos: FreeCellPosition, *, max_nodes: int | None = None, max_seconds: float | None = None
 ) -> tuple[str, int]:
-    """Exhaustive depth-first search over single-card moves (with the safe
-    automatic moves): ``solvable``, ``unsolvable`` (a proof) or ``unknown``.
-
-    It keeps only the set of keys seen, not the paths, to bound memory."""
-    start = time.monotonic()
-    cols0, cells0, found0 = initial_state(pos)
-    lc, lcells, lf = list(cols0), list(cells0), list(found0)
-    _auto(lc, lcells, lf, [])
-    root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
-    if sum(root[2]) == 52:
-        return "solvable", 0
-    seen = {_key(root[0], root[1])}
-    stack = [root]
-    nodes = 0
-    while stack:
-        cols, cells, found = stack.pop()
-        nodes += 1
-        if max_nodes is not None and nodes > max_nodes:
-            return "unknown", nodes
-        if max_seconds is not None and nodes & 1023 == 0 and time.monotonic() - start > max_seconds:
-            return "unknown", nodes
-        for nc, ncells, nf, step, src in _children(cols, cells, found, False):
-            _settle(nc, ncells, nf, step, src, [])
-            ncells.sort()
-            ck = _key(nc, ncells)
-            if ck in seen:
-                continue
-            if nf[0] + nf[1] + nf[2] + nf[3] == 52:
-                return "solvable", nodes
-            seen.add(ck)
-            stack.append((tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3])))
-    return "unsolvable", nodes
+    """Exhaustive verdict on ``pos`` (see :class:`Proof`): (status, nodes)."""
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    p = Proof(pos)
+    status = p.run(max_nodes, deadline)
+    return status, p.nodes
 
 
 # -- from steps to the rules' moves ---------------------------------------------
@@ -518,20 +545,30 @@ deals end there."""
 
 TURN = 6_000
 TURN_GROWTH = 1.4
+PROOF_SHARE = 2
+"""The exhaustive search's turn, in turns of the others: its states cost
+about half as much, so it gets about as much time as each of them."""
 
 
 def _portfolio(
     position: FreeCellPosition, max_nodes: int | None, deadline: float | None
 ) -> tuple[str, list[Step], int]:
     searches = [Search(position, weight=w, lifo=lifo, deep=d) for w, lifo, d in PORTFOLIO]
+    # The exhaustive search takes turns too: on an impossible deal it ends
+    # long before every best-first search has exhausted the space on its own.
+    proof: Proof | None = Proof(position)
     nodes = 0
-    status = "unknown"
     turn = float(TURN)
     first = True
     try:
         while True:
-            for s in searches:
+            members: list[Search | Proof] = [*searches]
+            if proof is not None and not first:
+                members.append(proof)
+            for s in members:
                 share = FIRST_TURN if first else int(turn)
+                if isinstance(s, Proof):
+                    share *= PROOF_SHARE
                 first = False
                 if max_nodes is not None:
                     share = min(share, max_nodes - nodes)
@@ -542,12 +579,19 @@ def _portfolio(
                 before = s.nodes
                 status = s.run(share, deadline)
                 nodes += s.nodes - before
-                if status != "unknown":
+                if isinstance(s, Proof):
+                    if status == "unsolvable":
+                        return status, [], nodes
+                    if status == "solvable":
+                        proof = None  # a line exists: the best-first searches will find it
+                elif status != "unknown":
                     return status, s.steps, nodes
             turn *= TURN_GROWTH
     finally:
         for s in searches:
             s.release()
+        if proof is not None:
+            proof.release()
 
 
 def solve(
