@@ -80,10 +80,13 @@ def is_run(cards: list[Card]) -> bool:
 
 
 @st.composite
-def small_positions(draw: st.DrawFn, max_loose: int = 7) -> KlondikePosition:
+def small_positions(
+    draw: st.DrawFn, max_loose: int = 7, face_down: bool = False, min_loose: int = 1
+) -> KlondikePosition:
     """Near-end positions as play makes them (face-up cards form runs): the
-    few highest cards of some suits are not home yet, spread at random."""
-    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=max_loose))
+    few highest cards of some suits are not home yet, spread at random.
+    With ``face_down`` every pile shows only its last card, as in a deal."""
+    suits = draw(st.lists(st.integers(0, 3), min_size=min_loose, max_size=max_loose))
     heights = [13 - suits.count(s) for s in range(4)]
     loose = [Card.of(rank, s) for s in range(4) for rank in range(heights[s] + 1, 14)]
     cards = draw(st.permutations(loose))
@@ -95,7 +98,7 @@ def small_positions(draw: st.DrawFn, max_loose: int = 7) -> KlondikePosition:
         (stock if where == 7 else waste if where == 8 else piles[where]).append(c)
     hidden = []
     for p in piles:
-        h = draw(st.integers(0, max(len(p) - 1, 0)))
+        h = max(len(p) - 1, 0) if face_down else draw(st.integers(0, max(len(p) - 1, 0)))
         while not is_run(p[h:]):
             h += 1
         hidden.append(min(h, max(len(p) - 1, 0)))

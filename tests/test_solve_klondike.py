@@ -250,3 +250,49 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
         assert len(moves) == 1
         got.add(_norm(moves[0]))
     assert got == expected
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pos=small_positions(max_loose=10, face_down=True, min_loose=6),
+    draw=st.sampled_from([1, 3]),
+)
+def test_hopeless_only_when_no_move_sequence_wins(pos: KlondikePosition, draw: int) -> None:
+    """The relaxation over-approximates what can happen: when it says a card
+    can never go home, trying every move sequence finds no win either."""
+    r = rules(draw)
+    if K._hopeless(K.from_position(pos), draw):
+        assert not exhaustive_winnable(r, pos)
+    elif brute_force_winnable(r, pos):
+        assert K.solve(r, pos, max_seconds=20).status == "solved"
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_no_position_on_a_winning_line_is_hopeless(draw: int) -> None:
+    """Every position along a real win (deals, so face-down cards and a long
+    stock) can be won, so the relaxation must never call one hopeless."""
+    r = rules(draw)
+    checked = 0
+    for number in range(1, 40):
+        pos = r.deal(number)
+        st0 = K.from_position(pos)
+        search = K._best_first(st0, draw, K._Budget(20_000, None), True)
+        line = next(x for x in search if x is not True)
+        if not isinstance(line, list):
+            continue
+        moves, _ = K.replay_actions(r, pos, st0, line)
+        for m in moves:
+            assert not K._hopeless(K.from_position(pos), draw), r.to_text(pos)
+            pos = r.play(pos, m)
+        checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_a_deal_lost_from_the_start_is_proven_without_search(draw: int) -> None:
+    # deal 29: the relaxation shows a card that can never go home
+    r = rules(draw)
+    pos = r.deal(29)
+    assert K._hopeless(K.from_position(pos), draw)
+    res = K.solve(r, pos, max_nodes=10)
+    assert res.status == "unsolvable" and res.nodes == 0

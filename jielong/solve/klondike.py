@@ -25,20 +25,52 @@ For draw 3 two values of ``p`` with the same reachable set are the same state
 
 Full solver
 -----------
-Best-first search (on cards home, cards turned over and stock left; ties go
-to the newest state) with a transposition table keyed on the canonical state
-(piles sorted: the order of piles does not matter for solvability), and safe
-automatic foundation moves: a card goes home at once when it cannot
+Searches over macro moves with a transposition table keyed on the
+canonical state (piles sorted: the order of piles does not matter for
+solvability), and safe automatic foundation moves: a card goes home at once when it cannot
 be needed on the tableau any more, which is when its rank is at most 2, or
 both cards of the other colour one rank lower and the other card of its
 colour two ranks lower are home.  (The second same-colour condition keeps
 the rule sound even though foundation cards may come back to the tableau.)
 A card that such a rule would send home is never brought back down.
-Half the budget first goes to a narrow search that leaves out rarely needed
-moves (splitting a run off a face-up card that cannot then go home, bringing
-foundation cards back down): it finds most wins fast but proves nothing.  The
-full search follows with the rest, and ``unsolvable`` means it exhausted the
-space.
+
+Two searches take turns on one budget.  A narrow best-first search (on
+cards home, cards turned over and stock left; ties go to the newest state;
+it
+leaves out rarely needed moves: a run split off a face-up card that cannot
+then go home, foundation cards brought back down) finds most wins fast but
+proves nothing.  An exhaustive depth-first search over every move keeps only
+the keys of the states it has seen, so a state costs far less than in the
+best-first search; it gets three turns in four, and ``unsolvable`` means it
+exhausted the space.
+
+Hopeless positions.  Before searching, and in the depth-first search after
+each move that turns a card over or takes one from the talon, a relaxation
+looks for a card that can never go home.  It computes the least fixpoint of
+these facts, each a necessary condition for the first time the event
+happens in a real game, so by induction over the moves of any line every
+event of that line is in the fixpoint (the relaxation is optimistic about
+everything else, order and timing included):
+
+* a tableau card is *uncovered* at its place when it is the pile's last card
+  or the card on it has *left*;
+* a card *leaves* its place (as the bottom of a moved run, or home) only
+  when it is face up or uncovered, and then goes onto a parent that *lies
+  open* somewhere, or (a king) onto a pile that is empty or whose bottom card
+  can leave, or home when it is uncovered and its predecessor is *home*;
+* a card *lies open* on the tableau when it is uncovered at its place, or it
+  left its place, was played from the waste or is home, and it has a parent
+  that lies open (or is a king and some pile can be emptied);
+* a talon card is *shown* (the waste top) only if it can be reached now by
+  draws and recycles, or a card before it in the talon has been *played*
+  (which moves its place in the order), or the card right after it has (which
+  uncovers it); it is *played* when shown and it has somewhere to go as above;
+* a card is *home* when it already is, or its predecessor is and it is shown
+  or lies open.
+
+If some card is not home in the fixpoint, no line wins: ``unsolvable``.
+Pruning such states keeps the search exhaustive over every state that could
+still be won.
 
 Hint search
 -----------
@@ -410,6 +442,75 @@ def replay_actions(
 # -- the full solver ------------------------------------------------------------
 
 
+def _hopeless(st: State, draw: int) -> bool:
+    """True when the relaxation of the module notes shows that some card can
+    never reach its foundation (a proof that ``st`` cannot be won)."""
+    piles, hidden, found, talon, p = st
+    home = [_RANK[c] < found[_SUIT[c]] for c in range(52)]
+    home.append(True)  # index -4 .. -1 wrap to the end: aces need nothing
+    leave = [False] * 52  # left its place in the tableau as a run's bottom card
+    top = [False] * 52  # lay uncovered on the tableau
+    shown = [False] * 52  # was the waste top
+    played = [False] * 52  # left the waste
+    for q in _reach_list(p, len(talon), draw):
+        shown[talon[q - 1]] = True
+    loose = [c for c in range(52) if not home[c]]
+    changed = True
+    while changed:
+        changed = False
+        # a pile can be emptied when its bottom card can leave
+        empties = [j for j, pile in enumerate(piles) if not pile or leave[pile[0]]]
+        for i, pile in enumerate(piles):
+            # top down, so that a pile opens up in one sweep
+            exposed = True
+            for k in range(len(pile) - 1, -1, -1):
+                c = pile[k]
+                if exposed and not top[c]:
+                    top[c] = changed = True
+                if not leave[c] and (exposed or k >= hidden[i]):
+                    if _RANK[c] == 12:
+                        ok = any(j != i for j in empties)
+                    else:
+                        a, b = _PARENTS[c]
+                        ok = top[a] or top[b]
+                    if ok or (exposed and home[c - 4 if c >= 4 else 52]):
+                        leave[c] = changed = True
+                exposed = leave[c]
+        before = False  # a card before this one in the talon has left it
+        for t, c in enumerate(talon):
+            if not shown[c] and (before or (t + 1 < len(talon) and played[talon[t + 1]])):
+                shown[c] = changed = True
+            if shown[c] and not played[c]:
+                if _RANK[c] == 12:
+                    ok = bool(empties)
+                else:
+                    a, b = _PARENTS[c]
+                    ok = top[a] or top[b]
+                if ok or home[c - 4 if c >= 4 else 52]:
+                    played[c] = changed = True
+            before = before or played[c]
+        for c in range(52):
+            if not top[c] and (leave[c] or played[c] or home[c]):
+                if _RANK[c] == 12:
+                    ok = bool(empties)
+                else:
+                    a, b = _PARENTS[c]
+                    ok = top[a] or top[b]
+                if ok:
+                    top[c] = changed = True
+        still = []
+        for c in loose:
+            if home[c - 4 if c >= 4 else 52] and (shown[c] or top[c]):
+                home[c] = changed = True
+            else:
+                still.append(c)
+        loose = still
+        if not loose:
+            return False
+    return True
+
+
+
 @dataclass
 class _Budget:
     max_nodes: int | None
@@ -426,6 +527,12 @@ class _Budget:
         )
 
 
+_SLICE = 1024
+"""States each search adds in one turn."""
+_PROVER_TURNS = 3
+"""Turns of the exhaustive search for each turn of the win-seeking one."""
+
+
 def _score(st: State) -> int:
     """How far a state has come: cards home, cards turned over, stock used."""
     return 3 * sum(st[2]) - 4 * sum(st[1]) - len(st[3])
@@ -433,13 +540,15 @@ def _score(st: State) -> int:
 
 def _best_first(
     st: State, draw: int, budget: _Budget, narrow: bool = False
-) -> list[Action] | bool | None:
-    """Best-first search on :func:`_score` (ties: newest first); exhaustive
-    like the depth-first one, but it leaves a hopeless branch as soon as a
-    better state waits elsewhere."""
+) -> Iterator[list[Action] | bool | None]:
+    """Best-first search on :func:`_score` (ties: newest first), taking
+    turns: it yields ``True`` after each slice of work and finally a line,
+    ``None`` when its space is exhausted, or ``False`` when the budget is
+    spent.  With ``narrow`` it leaves moves out, so it proves nothing."""
     st, autos = _autoplay(st)
     if _trivially_won(st):
-        return autos + _finish(st)
+        yield autos + _finish(st)
+        return
     root = _key(st, draw, False)
     parent: dict[bytes, tuple[bytes | None, list[Action]]] = {root: (None, autos)}
     heap: list[tuple[int, int, State, bytes]] = [(-_score(st), 0, st, root)]
@@ -459,13 +568,84 @@ def _best_first(
                     up, acts = parent[at]
                     line[:0] = acts
                     at = up
-                return line
+                yield line
+                return
             budget.nodes += 1
             if budget.spent():
-                return False
+                yield False
+                return
+            if budget.nodes % _SLICE == 0:
+                yield True
             counter -= 1
             heapq.heappush(heap, (-_score(s2), counter, s2, k2))
-    return None
+    yield None
+
+
+def _depth_first(st: State, draw: int, budget: _Budget) -> Iterator[list[Action] | bool | None]:
+    """Exhaustive depth-first search that keeps only the keys of the states
+    it has seen (no parent map, no queue of states), taking turns like
+    :func:`_best_first`; ``None`` is a proof that ``st`` cannot be won."""
+    st, autos = _autoplay(st)
+    if _trivially_won(st):
+        yield autos + _finish(st)
+        return
+    seen = {_key(st, draw, False)}
+    first = _generate(st, draw, True)
+    first.reverse()  # popped from the end: the more promising kinds first
+    stack: list[tuple[State, list[Action]]] = [(st, first)]
+    path: list[list[Action]] = [autos]  # the actions into each state on the stack
+    while stack:
+        s, todo = stack[-1]
+        if not todo:
+            stack.pop()
+            path.pop()
+            continue
+        act = todo.pop()
+        s2, autos = _autoplay(_apply(s, act))
+        k2 = _key(s2, draw, False)
+        if k2 in seen:
+            continue
+        seen.add(k2)
+        if _trivially_won(s2):
+            line = [a for acts in path for a in acts]
+            yield line + [act, *autos] + _finish(s2)
+            return
+        budget.nodes += 1
+        if budget.spent():
+            yield False
+            return
+        if budget.nodes % _SLICE == 0:
+            yield True
+        # the relaxation costs as much as many expansions: only where a card
+        # was turned over or left the talon, where it most often fires
+        if (len(s2[3]) != len(s[3]) or s2[1] != s[1]) and _hopeless(s2, draw):
+            continue
+        nxt = _generate(s2, draw, True)
+        nxt.reverse()
+        stack.append((s2, nxt))
+        path.append([act, *autos])
+    yield None
+
+
+def _take_turns(st: State, draw: int, budget: _Budget) -> list[Action] | bool | None:
+    """The win-seeking narrow best-first search and the exhaustive
+    depth-first one in turns, the latter doing most of the work: a line from
+    either, ``None`` (a proof) from the depth-first one, or ``False``."""
+    seeker: Iterator[list[Action] | bool | None] | None = _best_first(st, draw, budget, True)
+    prover = _depth_first(st, draw, budget)
+    turn = 0
+    while True:
+        if seeker is not None and turn % (_PROVER_TURNS + 1) == 0:
+            got = next(seeker)
+            if got is None:
+                seeker = None  # its narrow space is exhausted: that proves nothing
+            elif got is not True:
+                return got
+        else:
+            got = next(prover)
+            if got is not True:
+                return got
+        turn += 1
 
 
 def solve(
@@ -482,16 +662,7 @@ def solve(
     st = from_position(position)
     if rules.is_won(position):
         return SolveResult("solved", (), 0, 0.0)
-    # A narrow search first finds most wins quickly; only the full search,
-    # with what is left of the budget, can prove a deal unsolvable.
-    narrow_budget = _Budget(
-        None if max_nodes is None else max_nodes // 2,
-        None if max_seconds is None else start + max_seconds / 2,
-    )
-    found = _best_first(st, rules.draw, narrow_budget, narrow=True)
-    budget.nodes = narrow_budget.nodes
-    if not isinstance(found, list):
-        found = _best_first(st, rules.draw, budget)
+    found = None if _hopeless(st, rules.draw) else _take_turns(st, rules.draw, budget)
     seconds = time.perf_counter() - start
     if found is None:
         return SolveResult("unsolvable", (), budget.nodes, seconds)
