@@ -191,3 +191,53 @@ def test_serve_is_a_jielong_command_and_settings_travel_by_environment(
     for key, value in settings.to_env().items():
         monkeypatch.setenv(key, value)
     assert Settings.from_env() == settings
+
+
+def _children(pid: int) -> dict[int, str]:
+    """Live (not zombie) processes whose parent is ``pid``, with their command lines."""
+    found: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        # the fields after the command name, which may itself hold spaces
+        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+        if int(ppid) == pid and state != "Z":
+            found[int(entry.name)] = cmdline
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_hint_workers_end_with_a_killed_server(tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'games.sqlite3'}", "--hint-workers", "2")
+    with server:
+        deadline = time.monotonic() + 60
+        workers: dict[int, str] = {}
+        while time.monotonic() < deadline:
+            workers = {
+                pid: cmd for pid, cmd in _children(server.pid).items() if "spawn_main" in cmd
+            }
+            if len(workers) == 2:
+                break
+            time.sleep(0.2)
+        assert len(workers) == 2, _children(server.pid)
+        # the server process alone, as the OOM killer would: not its group
+        os.kill(server.pid, signal.SIGKILL)
+        assert server.proc is not None
+        server.proc.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+            time.sleep(0.2)
+        assert not [pid for pid in workers if _alive(pid)]

@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +29,8 @@ GRACE_SECONDS = 3.0
 POLL_SECONDS = 0.5
 # Moves of the solver's line sent after the hint's own move.
 LINE_PREVIEW = 20
+# How often a worker checks that the server process that started it lives.
+PARENT_CHECK_SECONDS = 1.0
 
 
 class HintBusy(Exception):
@@ -54,6 +58,19 @@ def compute(variant_id: str, position: Any, deadline_seconds: float) -> dict[str
         "line": [m.to_json() for m in hint.line[:LINE_PREVIEW]],
         "source": hint.source,
     }
+
+
+def _watch_parent(parent: int) -> None:
+    """Run in each worker: exit once the server process is gone.  A server
+    killed outright (SIGKILL, the OOM killer) cannot stop its pool, and an
+    idle worker would otherwise wait on its queue for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _warm() -> None:
@@ -107,7 +124,10 @@ class HintPool:
         if self._executor is None:
             # spawn: forking a threaded server process is unsafe
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
             )
         return self._executor
 
