@@ -39,10 +39,11 @@ cards home, cards turned over and stock left; ties go to the newest state;
 it
 leaves out rarely needed moves: a run split off a face-up card that cannot
 then go home, foundation cards brought back down) finds most wins fast but
-proves nothing.  An exhaustive depth-first search over every move keeps only
-the keys of the states it has seen, so a state costs far less than in the
-best-first search; it gets three turns in four, and ``unsolvable`` means it
-exhausted the space.
+proves nothing; it runs alone for the first two seconds (at most a tenth of
+the budget), then gets 40% of the time.  An exhaustive depth-first search
+over every move keeps only the keys of the states it has seen, so a state
+costs less than in the best-first search; it gets the rest, and
+``unsolvable`` means it exhausted the space.
 
 Hopeless positions.  Before searching, and in the depth-first search after
 each move that turns a card over or takes one from the talon, a relaxation
@@ -510,7 +511,6 @@ def _hopeless(st: State, draw: int) -> bool:
     return True
 
 
-
 @dataclass
 class _Budget:
     max_nodes: int | None
@@ -529,8 +529,12 @@ class _Budget:
 
 _SLICE = 1024
 """States each search adds in one turn."""
-_PROVER_TURNS = 3
-"""Turns of the exhaustive search for each turn of the win-seeking one."""
+_WARM_UP = 2.0
+"""Seconds the win-seeking search runs alone first (at most a tenth of the
+budget, :data:`_WARM_UP_SHARE`)."""
+_WARM_UP_SHARE = 0.1
+_SEEKER_SHARE = 0.4
+"""The win-seeking search's share of the time after the warm-up."""
 
 
 def _score(st: State) -> int:
@@ -627,25 +631,33 @@ def _depth_first(st: State, draw: int, budget: _Budget) -> Iterator[list[Action]
     yield None
 
 
-def _take_turns(st: State, draw: int, budget: _Budget) -> list[Action] | bool | None:
+def _take_turns(
+    st: State, draw: int, budget: _Budget, seconds: float | None
+) -> list[Action] | bool | None:
     """The win-seeking narrow best-first search and the exhaustive
-    depth-first one in turns, the latter doing most of the work: a line from
-    either, ``None`` (a proof) from the depth-first one, or ``False``."""
+    depth-first one in turns: a line from either, ``None`` (a proof) from the
+    depth-first one, or ``False``.  The first seconds go to the win-seeker,
+    which finds most wins quickly; after that it gets its share of the time."""
     seeker: Iterator[list[Action] | bool | None] | None = _best_first(st, draw, budget, True)
     prover = _depth_first(st, draw, budget)
-    turn = 0
+    warm = _WARM_UP if seconds is None else min(_WARM_UP, seconds * _WARM_UP_SHARE)
+    spent = [0.0, 0.0]  # seconds used by the seeker and by the prover
     while True:
-        if seeker is not None and turn % (_PROVER_TURNS + 1) == 0:
+        t = time.perf_counter()
+        if seeker is not None and (
+            spent[0] < warm or spent[0] < _SEEKER_SHARE * (spent[0] + spent[1])
+        ):
             got = next(seeker)
+            spent[0] += time.perf_counter() - t
             if got is None:
                 seeker = None  # its narrow space is exhausted: that proves nothing
             elif got is not True:
                 return got
         else:
             got = next(prover)
+            spent[1] += time.perf_counter() - t
             if got is not True:
                 return got
-        turn += 1
 
 
 def solve(
@@ -662,7 +674,7 @@ def solve(
     st = from_position(position)
     if rules.is_won(position):
         return SolveResult("solved", (), 0, 0.0)
-    found = None if _hopeless(st, rules.draw) else _take_turns(st, rules.draw, budget)
+    found = None if _hopeless(st, rules.draw) else _take_turns(st, rules.draw, budget, max_seconds)
     seconds = time.perf_counter() - start
     if found is None:
         return SolveResult("unsolvable", (), budget.nodes, seconds)
