@@ -211,10 +211,13 @@ def from_position(pos: KlondikePosition) -> State:
 
 def _key(st: State, draw: int, exact_p: bool) -> bytes:
     piles, hidden, _found, talon, p = st
-    parts = sorted([_BYTE[h] + pile for pile, h in zip(piles, hidden, strict=True)])
+    # each pile behind its face-down count; no part holds the separator 0xff
+    parts = sorted(map(bytes.__add__, map(_BYTE.__getitem__, hidden), piles))
     if not exact_p and (draw == 1 or p % 3 == 0 or p == len(talon)):
         p = 0
-    return b"\xff".join(parts) + b"\xfe" + talon + _BYTE[p]
+    parts.append(talon)
+    parts.append(_BYTE[p])
+    return b"\xff".join(parts)
 
 
 def _apply(st: State, act: Action) -> State:
