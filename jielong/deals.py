@@ -15,7 +15,7 @@ import hashlib
 import random
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from jielong.cards import DECK, Card
@@ -179,9 +179,18 @@ def is_unsolvable(variant: str, number: int) -> bool:
     return number in unsolvable_deals(get_variant(variant).family)
 
 
+DAILY_KLONDIKE_NODES = 20_000
+"""The node budget within which a Klondike daily deal must be won."""
+
+
+@lru_cache(maxsize=64)
 def daily_deal(variant: str, date: dt.date) -> int:
     """The deal number of ``variant`` for the UTC ``date``: the same for
-    everyone, never a deal known to be unsolvable from the start.
+    everyone, never a deal known to be unsolvable from the start.  A Klondike
+    daily deal is one the solver wins with every card known: the first deal
+    from the date's number on that its deterministic win search solves within
+    :data:`DAILY_KLONDIKE_NODES` states (about three deals in five qualify;
+    the answer is the same on every machine).
 
     >>> daily_deal("freecell", dt.date(2026, 1, 1)) == daily_deal("freecell", dt.date(2026, 1, 1))
     True
@@ -189,12 +198,32 @@ def daily_deal(variant: str, date: dt.date) -> int:
     from jielong.rules.variants import get_variant
 
     family = get_variant(variant).family
-    digest = hashlib.sha256(f"jielong-daily:{variant}:{date.isoformat()}".encode()).digest()
-    number = int.from_bytes(digest[:8], "big") % CATALOGUE_SIZE + 1
+    number = daily_start(variant, date)
     bad = unsolvable_deals(family)
-    while number in bad:
+    while number in bad or (family == "klondike" and not klondike_winnable(variant, number)):
         number = number % CATALOGUE_SIZE + 1
     return number
+
+
+def daily_start(variant: str, date: dt.date) -> int:
+    """Where the search for ``date``'s daily deal starts: a number drawn from
+    a hash of the variant and the date."""
+    digest = hashlib.sha256(f"jielong-daily:{variant}:{date.isoformat()}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % CATALOGUE_SIZE + 1
+
+
+def klondike_winnable(variant: str, number: int) -> bool:
+    """Whether the daily-deal test accepts Klondike deal ``number``: the
+    deterministic win search solves it within :data:`DAILY_KLONDIKE_NODES`."""
+    from jielong.rules.klondike import Klondike
+    from jielong.rules.variants import rules_for
+    from jielong.solve.klondike import find_win
+
+    rules = rules_for(variant)
+    if not isinstance(rules, Klondike):
+        raise TypeError(f"{variant} is not a Klondike variant")
+    result = find_win(rules, rules.deal(number), max_nodes=DAILY_KLONDIKE_NODES)
+    return result.status == "solved"
 
 
 def today_utc() -> dt.date:

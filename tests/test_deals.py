@@ -13,15 +13,19 @@ import pytest
 from jielong.cards import Card
 from jielong.deals import (
     CATALOGUE_SIZE,
+    DAILY_KLONDIKE_NODES,
     MAX_FREECELL_DEAL,
     DealError,
     DealId,
     daily_deal,
+    daily_start,
     freecell_deal,
     is_unsolvable,
     klondike_deal,
+    klondike_winnable,
     unsolvable_deals,
 )
+from jielong.rules.klondike import Klondike
 
 pysol_cards = pytest.importorskip("pysol_cards")
 from pysol_cards.cards import CardRenderer  # noqa: E402
@@ -187,6 +191,29 @@ def test_daily_deal_is_stable_and_skips_unsolvable() -> None:
     numbers = {daily_deal("kongdang", day + dt.timedelta(days=i)) for i in range(60)}
     assert len(numbers) > 50  # a different deal (almost) every day
     assert not numbers & unsolvable_deals("freecell")
+
+
+@pytest.mark.parametrize("variant", ["klondike-3", "klondike-1"])
+def test_klondike_daily_deal_is_won_by_the_solver(variant: str) -> None:
+    from jielong.rules.variants import rules_for
+    from jielong.solve import klondike as solver
+
+    rules = rules_for(variant)
+    assert isinstance(rules, Klondike)
+    days = [dt.date(2026, 11, 29) + dt.timedelta(days=i) for i in range(6)]
+    skipped = 0
+    for day in days:
+        n = daily_deal(variant, day)
+        # a line that replays to a won position (find_win checks the replay)
+        won = solver.find_win(rules, rules.deal(n), max_nodes=DAILY_KLONDIKE_NODES)
+        assert won.status == "solved" and won.moves
+        # every number between the date's start and the deal was refused
+        start = daily_start(variant, day)
+        assert n >= start
+        assert not any(klondike_winnable(variant, m) for m in range(start, n))
+        skipped += n - start
+    # some starting deals are lost or too hard: the choice is not a no-op
+    assert skipped > 0
 
 
 def test_unsolvable_list_holds_the_known_deal() -> None:

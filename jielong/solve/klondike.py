@@ -689,6 +689,30 @@ def solve(
     return SolveResult("solved", tuple(moves), budget.nodes, clock() - start)
 
 
+def find_win(rules: Klondike, position: KlondikePosition, *, max_nodes: int) -> SolveResult:
+    """A search for a win that every machine answers alike: the relaxation,
+    then the win-seeking search alone on a node budget (no clock).
+    ``solved`` with the moves, ``unsolvable`` only from the relaxation (a
+    proof), else ``unknown``: the narrow search proves nothing."""
+    start = time.perf_counter()
+    if rules.is_won(position):
+        return SolveResult("solved", (), 0, 0.0)
+    st = from_position(position)
+    if _hopeless(st, rules.draw):
+        return SolveResult("unsolvable", (), 0, time.perf_counter() - start)
+    budget = _Budget(max_nodes, None)
+    found: list[Action] | bool | None = True
+    for found in _best_first(st, rules.draw, budget, True):
+        if found is not True:
+            break
+    if not isinstance(found, list):
+        return SolveResult("unknown", (), budget.nodes, time.perf_counter() - start)
+    moves, end = replay_actions(rules, position, st, found)
+    if not rules.is_won(end):
+        raise SolverBug("a solution does not end in a won position")
+    return SolveResult("solved", tuple(moves), budget.nodes, time.perf_counter() - start)
+
+
 # -- the hint -------------------------------------------------------------------
 
 

@@ -27,6 +27,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from jielong.deals import daily_deal, today_utc
+from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.hintpool import HintPool
 from jielong.web.i18n import message, negotiate
@@ -190,6 +192,12 @@ class PlayerCookie:
         await self.app(scope, receive, send_with_headers)
 
 
+def _warm_daily_deals() -> None:
+    today = today_utc()
+    for variant in VARIANTS:
+        daily_deal(variant, today)
+
+
 def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
     settings = settings or Settings()
     store = store or Store(settings.database)
@@ -197,10 +205,15 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        pool.start(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        pool.start(loop)
+        # a Klondike daily deal takes a solver run to choose: do today's now,
+        # off the event loop, rather than in the first visitor's request
+        warming = loop.run_in_executor(None, _warm_daily_deals)
         try:
             yield
         finally:
+            warming.cancel()
             pool.shutdown()
 
     app = FastAPI(
