@@ -97,7 +97,7 @@ def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) 
     card (each must move again); how deep the next card of each suit lies;
     cells in use; empty columns count in favour."""
     left = 52 - found[0] - found[1] - found[2] - found[3]
-    need = (found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3)
+    n0, n1, n2, n3 = found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3
     buried = 0
     depth = 0
     empty = 0
@@ -105,15 +105,9 @@ def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) 
         if not col:
             empty += 1
             continue
-        low = 99
-        n = len(col)
-        for i, c in enumerate(col):
-            if c > low:
-                buried += 1
-            else:
-                low = c
-            if c in need:
-                depth += n - 1 - i
+        b, depths, _ = _column(col)
+        buried += b
+        depth += depths[n0] + depths[n1] + depths[n2] + depths[n3]
     return 3 * left + 2 * buried + depth + len(cells) - 2 * empty
 
 
@@ -123,7 +117,7 @@ def estimate_deep(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[i
     (those must go elsewhere before it can go home), and the room to move
     runs counts."""
     left = 52 - found[0] - found[1] - found[2] - found[3]
-    need = (found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3)
+    n0, n1, n2, n3 = found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3
     buried = 0
     depth = 0
     empty = 0
@@ -131,21 +125,20 @@ def estimate_deep(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[i
         if not col:
             empty += 1
             continue
-        b, breaks = _column_breaks(col)
+        b, _, breaks = _column(col)
         buried += b
-        for c in need:
-            i = col.find(c)
-            if i >= 0:
-                depth += breaks[i]
+        depth += breaks[n0] + breaks[n1] + breaks[n2] + breaks[n3]
     room = (5 - len(cells)) << empty
     return 3 * left + 2 * buried + 3 * depth - min(room, 16)
 
 
 @functools.lru_cache(maxsize=1 << 17)
-def _column_breaks(col: bytes) -> tuple[int, tuple[int, ...]]:
-    """For :func:`estimate_deep`, remembered per column (most columns recur
-    in many states): the cards lying above a lower card, and for each place
-    the runs lying above it (0 for the top card: nothing to move)."""
+def _column(col: bytes) -> tuple[int, bytes, bytes]:
+    """What the estimates need of one column, remembered (most columns recur
+    in many states): the cards lying above a lower card; and two tables by
+    card, 0 for a card not in the column: how many cards lie on it, and how
+    many runs lie on it.  The tables run to 56 so that the next card of a
+    finished suit (rank 14) reads 0."""
     low = 99
     buried = 0
     for c in col:
@@ -154,13 +147,15 @@ def _column_breaks(col: bytes) -> tuple[int, tuple[int, ...]]:
         else:
             low = c
     n = len(col)
-    breaks = [0] * n
-    run_starts = 1  # the runs above place i, counted from the top down
+    depths = bytearray(56)
+    breaks = bytearray(56)
+    runs = 1  # the runs lying on place i, counted from the top down
     for i in range(n - 2, -1, -1):
-        breaks[i] = run_starts
+        depths[col[i]] = n - 1 - i
+        breaks[col[i]] = runs
         if not _FITS[col[i + 1] * 52 + col[i]]:
-            run_starts += 1
-    return buried, tuple(breaks)
+            runs += 1
+    return buried, bytes(depths), bytes(breaks)
 
 
 _FITS = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
