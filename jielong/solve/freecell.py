@@ -92,11 +92,10 @@ def _key(cols: Sequence[bytes], cells: Sequence[int]) -> bytes:
     return _SEP.join(sorted(cols)) + b"\xfe" + bytes(cells)
 
 
-def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
-    """Lower is closer to a win: cards still out; cards lying above a lower
-    card (each must move again); how deep the next card of each suit lies;
-    cells in use; empty columns count in favour."""
-    left = 52 - found[0] - found[1] - found[2] - found[3]
+def _tally(cols: Sequence[bytes], found: Sequence[int], runs: bool) -> tuple[int, int, int]:
+    """What both estimates sum over the columns: cards lying above a lower
+    card, the next card of each suit read from one of :func:`_column`'s
+    tables (the runs lying on it, or else the cards), and empty columns."""
     n0, n1, n2, n3 = found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3
     buried = 0
     depth = 0
@@ -105,9 +104,19 @@ def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) 
         if not col:
             empty += 1
             continue
-        b, depths, _ = _column(col)
+        b, tables = _column(col)
         buried += b
-        depth += depths[n0] + depths[n1] + depths[n2] + depths[n3]
+        t = tables[runs]
+        depth += t[n0] + t[n1] + t[n2] + t[n3]
+    return buried, depth, empty
+
+
+def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
+    """Lower is closer to a win: cards still out; cards lying above a lower
+    card (each must move again); how deep the next card of each suit lies;
+    cells in use; empty columns count in favour."""
+    left = 52 - found[0] - found[1] - found[2] - found[3]
+    buried, depth, empty = _tally(cols, found, False)
     return 3 * left + 2 * buried + depth + len(cells) - 2 * empty
 
 
@@ -117,23 +126,13 @@ def estimate_deep(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[i
     (those must go elsewhere before it can go home), and the room to move
     runs counts."""
     left = 52 - found[0] - found[1] - found[2] - found[3]
-    n0, n1, n2, n3 = found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3
-    buried = 0
-    depth = 0
-    empty = 0
-    for col in cols:
-        if not col:
-            empty += 1
-            continue
-        b, _, breaks = _column(col)
-        buried += b
-        depth += breaks[n0] + breaks[n1] + breaks[n2] + breaks[n3]
+    buried, depth, empty = _tally(cols, found, True)
     room = (5 - len(cells)) << empty
     return 3 * left + 2 * buried + 3 * depth - min(room, 16)
 
 
 @functools.lru_cache(maxsize=1 << 17)
-def _column(col: bytes) -> tuple[int, bytes, bytes]:
+def _column(col: bytes) -> tuple[int, tuple[bytes, bytes]]:
     """What the estimates need of one column, remembered (most columns recur
     in many states): the cards lying above a lower card; and two tables by
     card, 0 for a card not in the column: how many cards lie on it, and how
@@ -155,7 +154,7 @@ def _column(col: bytes) -> tuple[int, bytes, bytes]:
         breaks[col[i]] = runs
         if not _FITS[col[i + 1] * 52 + col[i]]:
             runs += 1
-    return buried, bytes(depths), bytes(breaks)
+    return buried, (bytes(depths), bytes(breaks))
 
 
 _FITS = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
