@@ -660,6 +660,16 @@ def _take_turns(
                 return got
 
 
+def _winning_moves(
+    rules: Klondike, position: KlondikePosition, st: State, line: list[Action]
+) -> tuple[Move, ...]:
+    """A found line as rule moves, checked to end in a won position."""
+    moves, end = replay_actions(rules, position, st, line)
+    if not rules.is_won(end):
+        raise SolverBug("a solution does not end in a won position")
+    return tuple(moves)
+
+
 def solve(
     rules: Klondike,
     position: KlondikePosition,
@@ -683,10 +693,8 @@ def solve(
         return SolveResult("unsolvable", (), budget.nodes, seconds)
     if found is False or found is True:
         return SolveResult("unknown", (), budget.nodes, seconds)
-    moves, end = replay_actions(rules, position, st, found)
-    if not rules.is_won(end):
-        raise SolverBug("a solution does not end in a won position")
-    return SolveResult("solved", tuple(moves), budget.nodes, clock() - start)
+    moves = _winning_moves(rules, position, st, found)
+    return SolveResult("solved", moves, budget.nodes, clock() - start)
 
 
 def find_win(rules: Klondike, position: KlondikePosition, *, max_nodes: int) -> SolveResult:
@@ -707,10 +715,8 @@ def find_win(rules: Klondike, position: KlondikePosition, *, max_nodes: int) -> 
             break
     if not isinstance(found, list):
         return SolveResult("unknown", (), budget.nodes, time.perf_counter() - start)
-    moves, end = replay_actions(rules, position, st, found)
-    if not rules.is_won(end):
-        raise SolverBug("a solution does not end in a won position")
-    return SolveResult("solved", tuple(moves), budget.nodes, time.perf_counter() - start)
+    moves = _winning_moves(rules, position, st, found)
+    return SolveResult("solved", moves, budget.nodes, time.perf_counter() - start)
 
 
 # -- the hint -------------------------------------------------------------------
