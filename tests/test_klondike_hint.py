@@ -19,6 +19,7 @@ from klondike_brute import (
     shape,
     small_positions,
 )
+from solver_checks import playout
 
 from jielong.cards import Card
 from jielong.rules.core import STOCK, Move
@@ -156,16 +157,6 @@ def _with_unknown(pos: KlondikePosition, cards: list[Card]) -> KlondikePosition:
     return replace(pos, tableau=piles, stock=stock)
 
 
-def _random_playout(r: Klondike, number: int, steps: int, rng: random.Random) -> KlondikePosition:
-    pos = r.deal(number)
-    for _ in range(steps):
-        moves = r.legal_moves(pos)
-        if not moves:
-            break
-        pos = r.play(pos, rng.choice(moves))
-    return pos
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     number=st.integers(1, 100_000),
@@ -175,8 +166,8 @@ def _random_playout(r: Klondike, number: int, steps: int, rng: random.Random) ->
 )
 def test_hint_ignores_unknown_cards(number: int, steps: int, seed: int, draw: int) -> None:
     r = rules(draw)
+    pos = playout(r, number, steps, seed)
     rng = random.Random(seed)
-    pos = _random_playout(r, number, steps, rng)
     unknown = _unknown_cards(pos)
     assume(len(unknown) >= 2)
     shuffled = unknown[:]

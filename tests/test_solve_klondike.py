@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from klondike_brute import NO_LEGAL_MOVE, brute_force_winnable, rules, shape, small_positions
+from solver_checks import playout
 
 from jielong.cards import Card
 from jielong.rules.core import STOCK, Move
@@ -214,16 +215,8 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
     ones, less those it leaves out on purpose: a king alone on its pile
     moved to an empty one, a king to any empty pile but the first, a
     foundation card the safe rule would send straight home."""
-    import random
-
     r = rules(draw)
-    rng = random.Random(seed)
-    pos = r.deal(number)
-    for _ in range(steps):
-        legal = r.legal_moves(pos)
-        if not legal:
-            break
-        pos = r.play(pos, rng.choice(legal))
+    pos = playout(r, number, steps, seed)
     state = K.from_position(pos)
     found = state[2]
     first_empty = next((i for i, p in enumerate(pos.tableau) if not p), -1)
