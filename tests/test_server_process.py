@@ -193,30 +193,38 @@ def test_serve_is_a_jielong_command_and_settings_travel_by_environment(
     assert Settings.from_env() == settings
 
 
+def _state_and_parent(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent pid from ``/proc``; None once gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # the fields after the command name, which may itself hold spaces
+    state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+    return state, int(ppid)
+
+
+def _alive(pid: int) -> bool:
+    """Running or sleeping, not gone and not a zombie."""
+    found = _state_and_parent(pid)
+    return found is not None and found[0] != "Z"
+
+
 def _children(pid: int) -> dict[int, str]:
     """Live (not zombie) processes whose parent is ``pid``, with their command lines."""
     found: dict[int, str] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
+        child = int(entry.name)
+        info = _state_and_parent(child)
+        if info is None or info[1] != pid or info[0] == "Z":
+            continue
         try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            found[child] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        # the fields after the command name, which may itself hold spaces
-        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
-        if int(ppid) == pid and state != "Z":
-            found[int(entry.name)] = cmdline
     return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
