@@ -446,6 +446,16 @@ def replay_actions(
 # -- the full solver ------------------------------------------------------------
 
 
+def _can_land(c: int, top: list[bool], empties: list[int], source: int = -1) -> bool:
+    """In :func:`_hopeless`: card ``c`` has somewhere to go on the tableau,
+    a parent that can lie open or (a king) a pile other than ``source`` that
+    can be emptied."""
+    if _RANK[c] == 12:
+        return any(j != source for j in empties)
+    a, b = _PARENTS[c]
+    return top[a] or top[b]
+
+
 def _hopeless(st: State, draw: int) -> bool:
     """True when the relaxation of the module notes shows that some card can
     never reach its foundation (a proof that ``st`` cannot be won)."""
@@ -471,37 +481,30 @@ def _hopeless(st: State, draw: int) -> bool:
                 c = pile[k]
                 if exposed and not top[c]:
                     top[c] = changed = True
-                if not leave[c] and (exposed or k >= hidden[i]):
-                    if _RANK[c] == 12:
-                        ok = any(j != i for j in empties)
-                    else:
-                        a, b = _PARENTS[c]
-                        ok = top[a] or top[b]
-                    if ok or (exposed and home[c - 4 if c >= 4 else 52]):
-                        leave[c] = changed = True
+                # it leaves as a run's bottom card (face up) or home (uncovered)
+                if (
+                    not leave[c]
+                    and (exposed or k >= hidden[i])
+                    and (
+                        _can_land(c, top, empties, i) or (exposed and home[c - 4 if c >= 4 else 52])
+                    )
+                ):
+                    leave[c] = changed = True
                 exposed = leave[c]
         before = False  # a card before this one in the talon has left it
         for t, c in enumerate(talon):
             if not shown[c] and (before or (t + 1 < len(talon) and played[talon[t + 1]])):
                 shown[c] = changed = True
-            if shown[c] and not played[c]:
-                if _RANK[c] == 12:
-                    ok = bool(empties)
-                else:
-                    a, b = _PARENTS[c]
-                    ok = top[a] or top[b]
-                if ok or home[c - 4 if c >= 4 else 52]:
-                    played[c] = changed = True
+            if (
+                shown[c]
+                and not played[c]
+                and (_can_land(c, top, empties) or home[c - 4 if c >= 4 else 52])
+            ):
+                played[c] = changed = True
             before = before or played[c]
         for c in range(52):
-            if not top[c] and (leave[c] or played[c] or home[c]):
-                if _RANK[c] == 12:
-                    ok = bool(empties)
-                else:
-                    a, b = _PARENTS[c]
-                    ok = top[a] or top[b]
-                if ok:
-                    top[c] = changed = True
+            if not top[c] and (leave[c] or played[c] or home[c]) and _can_land(c, top, empties):
+                top[c] = changed = True
         still = []
         for c in loose:
             if home[c - 4 if c >= 4 else 52] and (shown[c] or top[c]):
