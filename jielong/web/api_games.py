@@ -27,6 +27,7 @@ from jielong.session import ActionError, Session, now_ms
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.app import ApiError
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
+from jielong.web.winnable import WinnableDeals, WinnablePool
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -39,8 +40,9 @@ Version = Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
 
 class GameCreate(BaseModel):
     """One of: ``variant`` + ``deal``; ``deal_id``; ``variant`` + ``daily``
-    (+ ``date``); ``variant`` alone (a random deal); ``variant`` +
-    ``position`` (a custom position, not counted in statistics)."""
+    (+ ``date``); ``variant`` alone (a random deal), with ``winnable`` for a
+    random deal known to be winnable; ``variant`` + ``position`` (a custom
+    position, not counted in statistics)."""
 
     variant: str | None = Field(None, max_length=64)
     deal: StrictInt | None = None
@@ -48,6 +50,11 @@ class GameCreate(BaseModel):
     daily: StrictBool = False
     date: str | None = Field(None, max_length=32, description="YYYY-MM-DD (UTC)")
     position: str | None = Field(None, max_length=20_000)
+    winnable: StrictBool = Field(
+        False,
+        description="a random deal the solver has won (Klondike); FreeCell's "
+        "random deals are all solvable already",
+    )
 
 
 class Action(BaseModel):
@@ -87,7 +94,20 @@ def check_variant(variant: str | None) -> str:
     return variant
 
 
-def game_state(record: GameRecord) -> dict[str, Any]:
+def known_winnable(request: Request, session: Session) -> bool:
+    """Whether the game's deal is known to be winnable: a Klondike deal once
+    dealt as winnable (the solver won it), or a FreeCell catalogue deal not
+    proven unsolvable (the catalogue's survey solved all the others)."""
+    deal = session.deal
+    if deal is None:
+        return False
+    if session.variant.family == "freecell":
+        return deal <= CATALOGUE_SIZE and not is_unsolvable(session.variant.id, deal)
+    deals: WinnableDeals = request.app.state.winnable_deals
+    return deals.known(session.variant.id, deal)
+
+
+def game_state(record: GameRecord, request: Request) -> dict[str, Any]:
     session = record.session
     unsolvable = session.deal is not None and is_unsolvable(session.variant.id, session.deal)
     return {
@@ -95,6 +115,7 @@ def game_state(record: GameRecord) -> dict[str, Any]:
         "version": record.version,
         **session.state_json(),
         "unsolvable": unsolvable,
+        "winnable": known_winnable(request, session),
     }
 
 
@@ -110,8 +131,8 @@ def _load(store: Store, game_id: str) -> GameRecord:
     return record
 
 
-def _stale(record: GameRecord) -> ApiError:
-    return ApiError(409, "stale_version", extra={"state": game_state(record)})
+def _stale(record: GameRecord, request: Request) -> ApiError:
+    return ApiError(409, "stale_version", extra={"state": game_state(record, request)})
 
 
 def _random_deal(variant: str) -> int:
@@ -121,8 +142,39 @@ def _random_deal(variant: str) -> int:
             return number
 
 
-def _new_session(body: GameCreate, store: Store, player: str) -> tuple[Session, GameRecord | None]:
+def _winnable_deal(request: Request, variant: str) -> int:
+    if get_variant(variant).family == "freecell":
+        return _random_deal(variant)
+    pool: WinnablePool = request.app.state.winnable
+    number = pool.take(variant)
+    # recorded before the game exists, so its first state already says so
+    deals: WinnableDeals = request.app.state.winnable_deals
+    deals.record(variant, number)
+    return number
+
+
+def _new_session(
+    body: GameCreate, store: Store, player: str, request: Request
+) -> tuple[Session, GameRecord | None]:
     """The session to create, or the player's own game of a daily deal."""
+    if body.winnable:
+        chosen = [
+            name
+            for name, given in (
+                ("deal", body.deal is not None),
+                ("deal_id", body.deal_id is not None),
+                ("position", body.position is not None),
+                ("daily", body.daily),
+            )
+            if given
+        ]
+        if chosen:
+            raise ApiError(
+                422,
+                "winnable_with_deal",
+                {"fields": ", ".join(chosen)},
+                details={"field": "winnable", "conflicts": chosen},
+            )
     if body.deal_id is not None:
         try:
             deal_id = DealId.parse(body.deal_id)
@@ -151,6 +203,8 @@ def _new_session(body: GameCreate, store: Store, player: str) -> tuple[Session, 
         except DealError as e:
             raise ApiError(400, "bad_deal", {"detail": str(e)}) from None
         return Session(variant, deal=body.deal), None
+    if body.winnable:
+        return Session(variant, deal=_winnable_deal(request, variant)), None
     return Session(variant, deal=_random_deal(variant)), None
 
 
@@ -158,17 +212,17 @@ def _new_session(body: GameCreate, store: Store, player: str) -> tuple[Session, 
 def create_game(body: GameCreate, request: Request) -> JSONResponse:
     store = _store(request)
     player: str = request.state.player
-    session, existing = _new_session(body, store, player)
+    session, existing = _new_session(body, store, player, request)
     if existing is not None:
-        return JSONResponse(game_state(existing), status_code=200)
+        return JSONResponse(game_state(existing, request), status_code=200)
     session.set_clock(True)
     record = store.create(session, player, now_ms())
-    return JSONResponse(game_state(record), status_code=201)
+    return JSONResponse(game_state(record, request), status_code=201)
 
 
 @router.get("/games/{game_id}", summary="A game's state")
 def read_game(game_id: str, request: Request) -> JSONResponse:
-    return JSONResponse(game_state(_load(_store(request), game_id)))
+    return JSONResponse(game_state(_load(_store(request), game_id), request))
 
 
 @router.post("/games/{game_id}/actions", summary="Act on a game: move, draw, undo, ...")
@@ -176,7 +230,7 @@ def act(game_id: str, body: Action, request: Request) -> JSONResponse:
     store = _store(request)
     record = _load(store, game_id)
     if record.version != body.version:
-        raise _stale(record)
+        raise _stale(record, request)
     move = None
     if body.type == "move":
         if body.from_ is None or body.to is None:
@@ -195,10 +249,10 @@ def act(game_id: str, body: Action, request: Request) -> JSONResponse:
     except StaleVersion as e:
         if e.current is None:
             raise ApiError(404, "game_not_found") from None
-        raise _stale(e.current) from None
+        raise _stale(e.current, request) from None
     hints: HintPool = request.app.state.hints
     hints.cancel(game_id)
-    return JSONResponse(game_state(saved))
+    return JSONResponse(game_state(saved, request))
 
 
 @router.post("/games/{game_id}/clock", summary="Pause or resume the clock (tab visibility)")
@@ -208,9 +262,9 @@ def clock(game_id: str, body: ClockReport, request: Request) -> JSONResponse:
         record = _load(store, game_id)
         record.session.set_clock(body.running)
         if store.save_clock(record):
-            return JSONResponse(game_state(record))
+            return JSONResponse(game_state(record, request))
     # the game keeps changing under us: its actions run the clock anyway
-    return JSONResponse(game_state(_load(store, game_id)))
+    return JSONResponse(game_state(_load(store, game_id), request))
 
 
 @router.post("/games/{game_id}/hint", summary="A hint for the game's current version")
@@ -218,7 +272,7 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
     store = _store(request)
     record = await run_in_threadpool(_load, store, game_id)
     if record.version != body.version:
-        raise _stale(record)
+        raise await run_in_threadpool(_stale, record, request)
     pool: HintPool = request.app.state.hints
 
     async def moved_on() -> bool:
@@ -233,7 +287,8 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
     except HintUnavailable:
         raise ApiError(503, "hint_unavailable", headers={"Retry-After": "1"}) from None
     except HintCancelled:
-        raise _stale(await run_in_threadpool(_load, store, game_id)) from None
+        current = await run_in_threadpool(_load, store, game_id)
+        raise await run_in_threadpool(_stale, current, request) from None
     return {"version": body.version, **answer}
 
 

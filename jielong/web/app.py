@@ -32,6 +32,7 @@ from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.hintpool import HintPool
 from jielong.web.i18n import message, negotiate
+from jielong.web.winnable import WinnableDeals, WinnablePool
 
 PLAYER_COOKIE = "jl_player"
 _PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -202,6 +203,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     settings = settings or Settings()
     store = store or Store(settings.database)
     pool = HintPool(settings.hint_workers, settings.hint_queue, settings.hint_seconds)
+    # its thread starts with the first winnable deal asked for
+    winnable = WinnablePool()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -214,6 +217,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             yield
         finally:
             warming.cancel()
+            winnable.stop()
             pool.shutdown()
 
     app = FastAPI(
@@ -225,6 +229,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.state.settings = settings
     app.state.store = store
     app.state.hints = pool
+    app.state.winnable = winnable
+    app.state.winnable_deals = WinnableDeals(store.engine)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
