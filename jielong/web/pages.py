@@ -168,6 +168,17 @@ def play(request: Request, variant: str) -> HTMLResponse:
     texts = {k: val for k, val in t.items() if not k.startswith("rules.")}
     boot = {"lang": lang, "variant": _variant_boot(v), "t": texts}
     name = escape(t["variant." + v.id])
+    deal_options = ""
+    if v.family == "klondike":
+        # outside the redrawn action bar, so the switch keeps its focus and state
+        deal_options = (
+            f'<div class="deal-options"><label title="{escape(t["deal.winnableHelp"])}">'
+            '<input type="checkbox" id="winnable-only" role="switch"'
+            ' aria-describedby="winnable-help">'
+            f"<span>{escape(t['deal.winnableOnly'])}</span></label>"
+            f'<span class="sr-only" id="winnable-help">{escape(t["deal.winnableHelp"])}</span>'
+            "</div>"
+        )
     body = (
         f'<main class="play {v.family}" data-variant="{v.id}">'
         f'<h1 class="game-name">{name}</h1>'
@@ -178,6 +189,7 @@ def play(request: Request, variant: str) -> HTMLResponse:
         f'<p class="sr-only" id="keys-help">{escape(t["board.keys"])}</p>'
         '<p class="sr-only" id="announce" aria-live="polite"></p>'
         '<div class="actions" id="actions"></div>'
+        f"{deal_options}"
         '<div class="toast" id="toast" role="alert" aria-live="assertive"></div>'
         '<div class="panel-host" id="panel"></div>'
         "</main>"

@@ -13,6 +13,7 @@ import { draw, ghost, markDests, motionAllowed } from "./render.js";
 import * as S from "./state.js";
 import { attachDealBox } from "./dealbox.js";
 import { initLangSwitch } from "./langswitch.js";
+import { attachWinnableSwitch, newDealBody } from "./winnable.js";
 
 const $ = (id) => document.getElementById(id);
 const board = $("board");
@@ -30,6 +31,7 @@ const view = {
   auto: false,
   viewBoard: false,
   animate: false,
+  dealing: false,
 };
 let game = null;
 let receivedAt = 0;
@@ -38,6 +40,7 @@ let frame = 0;
 let animateNext = false;
 const lastHTML = {};
 const overlay = new RunOverlay(document.body, (act) => overlayAct(act));
+const winnableOnly = attachWinnableSwitch($("winnable-only"));
 
 // -- drawing ---------------------------------------------------------------
 
@@ -160,7 +163,13 @@ async function sendMove(move, dragged = null) {
 }
 
 async function newGame(body) {
-  const res = await request(api.create({ variant: variant.id, ...body }));
+  // one new deal at a time: a winnable one can take the server a moment
+  if (view.dealing) return;
+  view.dealing = true;
+  schedule();
+  const res = await request(api.create({ variant: variant.id, ...newDealBody(body, winnableOnly()) }));
+  view.dealing = false;
+  schedule();
   if (!res) return;
   if (res.status === 200 || res.status === 201) adopt(res.body);
   else {

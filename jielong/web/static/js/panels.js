@@ -23,12 +23,17 @@ export function statusHTML(game, elapsed) {
       : `<span class="deal-id">${t("status.custom")}</span>`,
   );
   if (game.unsolvable) items.push(`<span class="unsolvable">${t("status.unsolvable")}</span>`);
+  // every FreeCell catalogue deal is winnable: the mark only tells in Klondike
+  if (game.winnable && variant.family === "klondike") {
+    items.push(`<span class="winnable" title="${t("status.winnableTitle")}">${t("status.winnable")}</span>`);
+  }
   return items.join("");
 }
 
 export function actionsHTML(game, view) {
   const f = game.flags;
   const out = [button("undo", t("action.undo"), f.can_undo ? "" : "disabled"), button("hint", t("action.hint"), view.hintPending ? 'aria-busy="true"' : "")];
+  const busy = view.dealing ? ' aria-busy="true"' : "";
   let third;
   let newElsewhere = true;
   if (variant.finishing === "autocollect") {
@@ -38,11 +43,11 @@ export function actionsHTML(game, view) {
   } else if (f.autocomplete && !f.won) {
     third = button("autocomplete", t("action.autocomplete"), 'class="third"');
   } else {
-    third = button("new", t("action.new"), 'class="third"');
+    third = button("new", t("action.new"), `class="third"${busy}`);
     newElsewhere = false;
   }
   out.push(third, button("restart", t("action.restart")));
-  if (newElsewhere) out.push(button("new", t("action.new")));
+  if (newElsewhere) out.push(button("new", t("action.new"), busy));
   out.push(`<a class="rules-link" href="/rules/${variant.id}">${t("action.rules")}</a>`);
   if (variant.numberedDeals) {
     out.push(
