@@ -299,6 +299,17 @@ def test_klondike_random_deal_without_the_option(client: TestClient) -> None:
     assert custom["deal"] is None and custom["winnable"] is False
 
 
+@pytest.mark.parametrize("variant", KLONDIKE_VARIANTS)
+def test_klondike_daily_deals_say_they_are_winnable(client: TestClient, variant: str) -> None:
+    r = client.post("/api/games", json={"variant": variant, "daily": True})
+    assert r.status_code in (200, 201), r.text
+    g = r.json()
+    assert g["daily"] is not None and g["winnable"] is True
+    # the same deal opened by its number was not dealt as winnable here
+    plain = create(client, variant=variant, deal=g["deal"])
+    assert plain["winnable"] is False
+
+
 @pytest.mark.parametrize(
     ("extra", "conflicts"),
     [

@@ -96,13 +96,16 @@ def check_variant(variant: str | None) -> str:
 
 def known_winnable(request: Request, session: Session) -> bool:
     """Whether the game's deal is known to be winnable: a Klondike deal once
-    dealt as winnable (the solver won it), or a FreeCell catalogue deal not
-    proven unsolvable (the catalogue's survey solved all the others)."""
+    dealt as winnable or a Klondike daily deal (the solver won both), or a
+    FreeCell catalogue deal not proven unsolvable (the catalogue's survey
+    solved all the others)."""
     deal = session.deal
     if deal is None:
         return False
     if session.variant.family == "freecell":
         return deal <= CATALOGUE_SIZE and not is_unsolvable(session.variant.id, deal)
+    if session.daily is not None:
+        return True
     deals: WinnableDeals = request.app.state.winnable_deals
     return deals.known(session.variant.id, deal)
 
