@@ -34,16 +34,34 @@ colour two ranks lower are home.  (The second same-colour condition keeps
 the rule sound even though foundation cards may come back to the tableau.)
 A card that such a rule would send home is never brought back down.
 
+Run splits.  Moving a run off a face-up card ``u`` (a *split*) is only
+ever tried when ``u`` can go home right after it; this loses no win.  The
+run's bottom card can lie only on ``u`` or on ``u'``, the other card of
+``u``'s rank and colour, so a split moves it from ``u`` to ``u'`` and
+changes nothing but which of the twins carries it.  Call two positions
+*twinned* when they differ only by exchanging, for some twin pairs both face
+up on the tableau, what lies on ``u`` and on ``u'``.  Take any winning line
+and follow it from a twinned position: a split of the line is skipped (the
+positions stay twinned, or become equal); a card laid on a free ``u`` is
+laid on ``u'``, which is then free in the follower; a move of ``u`` with
+its run moves ``u`` with the follower's run; other moves are the same; and
+when the line sends ``u`` home while the follower's ``u`` is covered, the
+follower splits that run onto the free ``u'`` and sends ``u`` home.  Safe
+automatic moves agree, since a twin carrying a card is never safe.  The
+follower's only splits come right before their card goes home, and it wins
+when the line does.  Searching for a win or for progress alike, the
+splits left out are never needed; only the hint search, which wants the
+shortest line, tries them all.
+
 Two searches take turns on one budget.  A narrow best-first search (on
-cards home, cards turned over and stock left; ties go to the newest state;
-it
-leaves out rarely needed moves: a run split off a face-up card that cannot
-then go home, foundation cards brought back down) finds most wins fast but
-proves nothing; it runs alone for the first two seconds (at most a tenth of
-the budget), then gets 40% of the time.  An exhaustive depth-first search
-over every move keeps only the keys of the states it has seen, so a state
-costs less than in the best-first search; it gets the rest, and
-``unsolvable`` means it exhausted the space.
+cards home, cards turned over and stock left; ties go to the newest state)
+also leaves out foundation cards brought back down, which are rarely
+needed: it finds most wins fast but proves nothing; it runs alone for the
+first two seconds (at most a tenth of the budget), then gets 40% of the
+time.  An exhaustive depth-first search over every other move keeps only
+the keys of the states it has seen, so a state costs less than in the
+best-first search; it gets the rest, and ``unsolvable`` means it exhausted
+the space.
 
 Hopeless positions.  Before searching, and in the depth-first search after
 each move that turns a card over or takes one from the talon, a relaxation
@@ -285,11 +303,14 @@ def _autoplay(st: State) -> tuple[State, list[Action]]:
     return st, done
 
 
-def _generate(st: State, draw: int, stock_known: bool, narrow: bool = False) -> list[Action]:
-    """Every macro move, the more promising kinds first.  ``narrow`` leaves
-    out moves that are rarely needed (a run split off a face-up card that
-    cannot then go home, a foundation card brought back down): a search with
-    it may miss wins, so it never proves anything."""
+def _generate(
+    st: State, draw: int, stock_known: bool, narrow: bool = False, every_split: bool = False
+) -> list[Action]:
+    """Every macro move, the more promising kinds first, less run splits
+    that are never needed (see "Run splits" in the module notes) unless
+    ``every_split``.  ``narrow`` also leaves out foundation cards brought
+    back down, which are rarely needed: a search with it may miss wins, so
+    it never proves anything."""
     piles, hidden, found, talon, p = st
     out: list[Action] = []
     # which piles each card may go onto now: one look-up per candidate card
@@ -329,10 +350,10 @@ def _generate(st: State, draw: int, stock_known: bool, narrow: bool = False) -> 
             run -= 1
         for k in range(run, n):
             c = pile[k]
-            if narrow and k > h:
+            if k > h and not every_split:
                 u = pile[k - 1]
                 if found[u & 3] != u >> 2:
-                    continue
+                    continue  # a split whose uncovered card cannot go home
             if k == 0 and c >> 2 == 12:
                 continue  # a king alone on its pile: moving it changes nothing
             for j in fits.get(c, ()):
@@ -817,7 +838,7 @@ def _progress_search(
             heapq.heappush(heap, (cost + 1, counter, s, (*line, (3,)), 2))
             counter += 1
         clicks_at = dict(_reach(s[4], len(s[3]), draw)) if stock_known else {}
-        for act in _generate(s, draw, stock_known):
+        for act in _generate(s, draw, stock_known, every_split=True):
             s2 = _apply(s, act)
             c2 = cost + 1 + (clicks_at.get(act[1], 0) if act[0] == 0 else 0)
             if sum(s2[1]) < hidden0 or any(a > b for a, b in zip(s2[2], found0, strict=True)):
