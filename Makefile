@@ -7,9 +7,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Debian packages: Freecell Solver for the best FreeCell hints; Chromium and
 # PostgreSQL for the browser and database tests; CJK fonts so that the
-# browser suite's screenshots show the Chinese texts.
-RUN_DEBS := libfreecell-solver0
-TEST_DEBS := libfreecell-solver0 freecell-solver-bin chromium postgresql fonts-noto-cjk
+# browser suite's screenshots show the Chinese texts; a C compiler to build
+# the compiled Klondike solver (scripts/build_native.py).
+RUN_DEBS := libfreecell-solver0 gcc
+TEST_DEBS := libfreecell-solver0 freecell-solver-bin chromium postgresql fonts-noto-cjk gcc
 
 .PHONY: run test install install-test lint bench clean
 
@@ -18,18 +19,20 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q -e '.[native]'
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,native]'
 	touch $@
 
 install: $(VENV)/.installed
 	@bash scripts/debs.sh $(RUN_DEBS)
+	@$(BIN)/python scripts/build_native.py
 
 install-test: $(VENV)/.installed-test
 	@bash scripts/debs.sh $(TEST_DEBS)
+	@$(BIN)/python scripts/build_native.py
 
 run: install
 	$(BIN)/jielong serve --host $(HOST) --port $(PORT)
@@ -46,4 +49,4 @@ bench: install-test
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/solve/_klondike_native*

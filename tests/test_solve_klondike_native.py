@@ -1,0 +1,89 @@
+"""The compiled copy of the Klondike solver (``scripts/build_native.py``)
+answers exactly as the plain Python module, and is used only when it was
+built from the current source."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from klondike_brute import rules
+from solver_checks import playout
+
+from jielong.solve import klondike as K
+
+try:
+    native = importlib.import_module("jielong.solve._klondike_native")
+except ImportError:
+    native = None
+
+needs_native = pytest.mark.skipif(
+    native is None, reason="compiled solver not built (scripts/build_native.py)"
+)
+
+
+@needs_native
+def test_the_compiled_copy_comes_from_this_source_and_is_exported() -> None:
+    source = Path(K.__file__).read_bytes()
+    assert native is not None
+    assert hashlib.sha256(source).hexdigest() == native.SOURCE_SHA256
+    for name, plain in K.PLAIN.items():
+        assert getattr(K, name) is getattr(native, name) is not plain
+
+
+@needs_native
+@pytest.mark.parametrize("draw", [1, 3])
+def test_compiled_and_plain_win_searches_agree_move_for_move(draw: int) -> None:
+    r = rules(draw)
+    for number in range(1, 9):
+        pos = r.deal(number)
+        plain = K.PLAIN["find_win"](r, pos, max_nodes=3_000)
+        compiled = K.find_win(r, pos, max_nodes=3_000)
+        assert (compiled.status, compiled.moves, compiled.nodes) == (
+            plain.status,
+            plain.moves,
+            plain.nodes,
+        )
+
+
+@needs_native
+@pytest.mark.parametrize("draw", [1, 3])
+def test_compiled_and_plain_hints_agree(draw: int) -> None:
+    r = rules(draw)
+    for seed in range(12):
+        pos = playout(r, 1 + seed, 20 + 10 * seed, seed)
+        plain = K.PLAIN["hint"](r, pos, max_seconds=30)
+        compiled = K.hint(r, pos, max_seconds=30)
+        assert (compiled.kind, compiled.move) == (plain.kind, plain.move)
+        if plain.kind != "solver" or not pos.all_revealed():
+            assert compiled.line == plain.line
+
+
+@needs_native
+def test_an_edited_source_does_not_use_a_stale_compiled_copy(tmp_path: Path) -> None:
+    """In a copy of the package the compiled module is used; once the
+    solver's text differs from the one it was built from, the plain
+    functions are."""
+    package = Path(K.__file__).parent.parent
+    shutil.copytree(package, tmp_path / "jielong", ignore=shutil.ignore_patterns("__pycache__"))
+    code = (
+        "from jielong.solve import klondike as K; "
+        f"assert K.__file__.startswith({str(tmp_path)!r}), K.__file__; "
+        "print(all(getattr(K, n) is f for n, f in K.PLAIN.items()))"
+    )
+
+    def plain_in_copy() -> str:
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+        )
+        return out.stdout.strip()
+
+    assert plain_in_copy() == "False"
+    solver = tmp_path / "jielong" / "solve" / "klondike.py"
+    solver.write_text(solver.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert plain_in_copy() == "True"
