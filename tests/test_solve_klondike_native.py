@@ -9,6 +9,8 @@ import importlib
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -62,6 +64,23 @@ def test_compiled_and_plain_hints_agree(draw: int) -> None:
         assert (compiled.kind, compiled.move) == (plain.kind, plain.move)
         if plain.kind != "solver" or not pos.all_revealed():
             assert compiled.line == plain.line
+
+
+@needs_native
+def test_a_search_in_a_thread_lets_the_other_threads_run() -> None:
+    """Compiled code keeps the GIL unless it gives it up: a server's
+    background search must leave its request threads running."""
+    r = rules(3)
+    worker = threading.Thread(
+        target=K.find_win, args=(r, r.deal(36)), kwargs={"max_nodes": 100_000}
+    )
+    ticks = 0
+    worker.start()
+    while worker.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert ticks >= 20
 
 
 @needs_native

@@ -603,6 +603,11 @@ class _Budget:
     clock: Callable[[], float] = time.perf_counter
 
     def spent(self) -> bool:
+        if self.nodes & 63 == 0:
+            # the compiled module holds the GIL for as long as it runs: a
+            # solve in one thread of a server (the daily deal, the pool of
+            # winnable deals) would otherwise stall every request
+            time.sleep(0)
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             return True
         return self.deadline is not None and self.nodes % 256 == 0 and self.clock() > self.deadline
