@@ -43,8 +43,9 @@ changes nothing but which of the twins carries it.  Call two positions
 up on the tableau, what lies on ``u`` and on ``u'``.  Take any winning line
 and follow it from a twinned position: a split of the line is skipped (the
 positions stay twinned, or become equal); a card laid on a free ``u`` is
-laid on ``u'``, which is then free in the follower; a move of ``u`` with
-its run moves ``u`` with the follower's run; other moves are the same; and
+laid on whichever of ``u`` and ``u'`` is free in the follower; a move of
+``u`` with its run moves ``u`` with the follower's run; other moves are the
+same (turning cards over and going home included); and
 when the line sends ``u`` home while the follower's ``u`` is covered, the
 follower splits that run onto the free ``u'`` and sends ``u`` home.  Safe
 automatic moves agree, since a twin carrying a card is never safe.  The
