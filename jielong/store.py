@@ -49,6 +49,14 @@ games = sa.Table(
     sa.Index("games_player_variant", "player", "variant", "created_ms"),
 )
 
+# deals dealt as winnable ("winnable deals only"; jielong.web.winnable)
+winnable_deals = sa.Table(
+    "winnable_deals",
+    metadata,
+    sa.Column("variant", sa.String(32), primary_key=True),
+    sa.Column("deal", sa.String(24), primary_key=True),  # text, as in games
+)
+
 
 def default_url() -> str:
     from platformdirs import user_data_dir

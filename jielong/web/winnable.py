@@ -27,6 +27,7 @@ from sqlalchemy.engine import Engine
 
 from jielong.deals import CATALOGUE_SIZE, is_unsolvable, klondike_winnable
 from jielong.rules.variants import VARIANTS
+from jielong.store import winnable_deals
 
 log = logging.getLogger(__name__)
 
@@ -161,22 +162,13 @@ class WinnablePool:
         return None
 
 
-_metadata = sa.MetaData()
-
-winnable_deals = sa.Table(
-    "winnable_deals",
-    _metadata,
-    sa.Column("variant", sa.String(32), primary_key=True),
-    # text, as the games table keeps deal numbers
-    sa.Column("deal", sa.String(24), primary_key=True),
-)
-
 KNOWN_CACHE = 4096
 """Deals whose answer a server process keeps in memory."""
 
 
 class WinnableDeals:
-    """The deals dealt as winnable, kept in the games' database.
+    """The deals dealt as winnable, kept in the games' database (the
+    store's ``winnable_deals`` table).
 
     A win found for a deal stays a win whatever the solver becomes, so the
     record never needs checking again.  Answers are cached per process: a
@@ -187,14 +179,7 @@ class WinnableDeals:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._lock = threading.Lock()
-        self._created = False
         self._known: OrderedDict[tuple[str, int], bool] = OrderedDict()
-
-    def _ensure_table(self) -> None:
-        with self._lock:
-            if not self._created:
-                _metadata.create_all(self.engine)
-                self._created = True
 
     def _remember(self, key: tuple[str, int], value: bool) -> None:
         with self._lock:
@@ -205,7 +190,6 @@ class WinnableDeals:
 
     def record(self, variant: str, deal: int) -> None:
         """Remember that ``deal`` of ``variant`` was dealt as winnable."""
-        self._ensure_table()
         try:
             with self.engine.begin() as conn:
                 conn.execute(winnable_deals.insert().values(variant=variant, deal=str(deal)))
@@ -221,7 +205,6 @@ class WinnableDeals:
             if cached is not None:
                 self._known.move_to_end(key)
                 return cached
-        self._ensure_table()
         query = sa.select(winnable_deals.c.deal).where(
             winnable_deals.c.variant == variant, winnable_deals.c.deal == str(deal)
         )
