@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_checks import new_game
 from fastapi.testclient import TestClient
 
 from jielong.deals import daily_deal, today_utc, unsolvable_deals
@@ -29,13 +30,6 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=1.0))
     with TestClient(app) as c:
         yield c
-
-
-def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    data: dict[str, Any] = r.json()
-    return data
 
 
 def act(client: TestClient, game: dict[str, Any], **body: Any) -> Any:

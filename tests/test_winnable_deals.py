@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from api_checks import new_game
 from fastapi.testclient import TestClient
 
 from jielong.deals import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_deals
@@ -213,17 +214,10 @@ def game_count(client: TestClient) -> int:
     return count
 
 
-def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    data: dict[str, Any] = r.json()
-    return data
-
-
 def test_no_pool_work_in_an_app_that_deals_no_winnable_deal(tmp_path: Any) -> None:
     app = create_app(Settings(database=f"sqlite:///{tmp_path / 'g.sqlite3'}", hint_workers=1))
     with TestClient(app) as c:
-        g = create(c, variant="klondike-3")
+        g = new_game(c, variant="klondike-3")
         assert g["winnable"] is False
         assert not app.state.winnable.running()
 
@@ -233,7 +227,7 @@ def test_winnable_klondike_deal_is_won_by_replaying_the_solver(
     client: TestClient, variant: str
 ) -> None:
     before = game_count(client)
-    g = create(client, variant=variant, winnable=True)
+    g = new_game(client, variant=variant, winnable=True)
     assert game_count(client) == before + 1
     assert g["variant"] == variant and g["winnable"] is True and g["unsolvable"] is False
     assert 1 <= g["deal"] <= CATALOGUE_SIZE and g["deal_id"] == f"{variant}-{g['deal']}"
@@ -264,12 +258,12 @@ def test_winnable_klondike_deal_is_won_by_replaying_the_solver(
 
 def test_pool_refills_after_a_deal_is_taken(client: TestClient) -> None:
     pool: WinnablePool = client.app.state.winnable  # type: ignore[attr-defined]
-    create(client, variant="klondike-1", winnable=True)
+    new_game(client, variant="klondike-1", winnable=True)
     assert pool.running()
     wait_for(lambda: full(pool), 120)
     for variant in KLONDIKE_VARIANTS:
         waiting = pool.ready(variant)
-        g = create(client, variant=variant, winnable=True)
+        g = new_game(client, variant=variant, winnable=True)
         assert g["deal"] == waiting[0] and g["winnable"] is True
         wait_for(lambda: full(pool), 120)
         assert pool.ready(variant)[: pool.size - 1] == waiting[1:]
@@ -278,20 +272,20 @@ def test_pool_refills_after_a_deal_is_taken(client: TestClient) -> None:
 @pytest.mark.parametrize("variant", ["freecell", "kongdang"])
 def test_freecell_winnable_is_an_ordinary_random_deal(client: TestClient, variant: str) -> None:
     pool: WinnablePool = client.app.state.winnable  # type: ignore[attr-defined]
-    g = create(client, variant=variant, winnable=True)
+    g = new_game(client, variant=variant, winnable=True)
     assert g["variant"] == variant and 1 <= g["deal"] <= CATALOGUE_SIZE
     assert g["deal"] not in unsolvable_deals("freecell")
     assert g["winnable"] is True and g["unsolvable"] is False
     assert variant not in pool.variants
     # a catalogue deal proven unsolvable is not winnable, whatever asked for it
     bad = min(unsolvable_deals("freecell"))
-    assert create(client, variant=variant, deal=bad)["winnable"] is False
+    assert new_game(client, variant=variant, deal=bad)["winnable"] is False
 
 
 def test_klondike_random_deal_without_the_option(client: TestClient) -> None:
-    g = create(client, variant="klondike-3", winnable=False)
+    g = new_game(client, variant="klondike-3", winnable=False)
     assert g["variant"] == "klondike-3" and isinstance(g["winnable"], bool)
-    custom = create(
+    custom = new_game(
         client,
         variant="klondike-3",
         position=rules_for("klondike-3").to_text(rules_for("klondike-3").deal(5)),
@@ -306,7 +300,7 @@ def test_klondike_daily_deals_say_they_are_winnable(client: TestClient, variant:
     g = r.json()
     assert g["daily"] is not None and g["winnable"] is True
     # the same deal opened by its number was not dealt as winnable here
-    plain = create(client, variant=variant, deal=g["deal"])
+    plain = new_game(client, variant=variant, deal=g["deal"])
     assert plain["winnable"] is False
 
 
