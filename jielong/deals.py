@@ -14,6 +14,7 @@ import datetime as dt
 import hashlib
 import random
 import re
+import secrets
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -177,6 +178,15 @@ def is_unsolvable(variant: str, number: int) -> bool:
     from jielong.rules.variants import get_variant
 
     return number in unsolvable_deals(get_variant(variant).family)
+
+
+def random_deal(variant: str) -> int:
+    """A random catalogue deal number of ``variant`` not known to be
+    unsolvable (from the system's secure source: players cannot predict it)."""
+    while True:
+        number = secrets.randbelow(CATALOGUE_SIZE) + 1
+        if not is_unsolvable(variant, number):
+            return number
 
 
 DAILY_KLONDIKE_NODES = 20_000

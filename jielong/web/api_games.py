@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
@@ -19,6 +18,7 @@ from jielong.deals import (
     check_deal_number,
     daily_deal,
     is_unsolvable,
+    random_deal,
     today_utc,
 )
 from jielong.rules.core import InvalidMoveError, Move, Pile, PositionParseError
@@ -138,16 +138,9 @@ def _stale(record: GameRecord, request: Request) -> ApiError:
     return ApiError(409, "stale_version", extra={"state": game_state(record, request)})
 
 
-def _random_deal(variant: str) -> int:
-    while True:
-        number = secrets.randbelow(CATALOGUE_SIZE) + 1
-        if not is_unsolvable(variant, number):
-            return number
-
-
 def _winnable_deal(request: Request, variant: str) -> int:
     if get_variant(variant).family == "freecell":
-        return _random_deal(variant)
+        return random_deal(variant)
     pool: WinnablePool = request.app.state.winnable
     number = pool.take(variant)
     # recorded before the game exists, so its first state already says so
@@ -208,7 +201,7 @@ def _new_session(
         return Session(variant, deal=body.deal), None
     if body.winnable:
         return Session(variant, deal=_winnable_deal(request, variant)), None
-    return Session(variant, deal=_random_deal(variant)), None
+    return Session(variant, deal=random_deal(variant)), None
 
 
 @router.post("/games", status_code=201, summary="Start a game (or resume today's daily game)")

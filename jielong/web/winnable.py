@@ -17,7 +17,6 @@ server process.
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from jielong.deals import CATALOGUE_SIZE, is_unsolvable, klondike_winnable
+from jielong.deals import klondike_winnable, random_deal
 from jielong.rules.variants import VARIANTS
 from jielong.store import winnable_deals
 
@@ -41,14 +40,6 @@ second at worst)."""
 KLONDIKE_VARIANTS = tuple(v.id for v in VARIANTS.values() if v.family == "klondike")
 
 
-def random_candidate(variant: str) -> int:
-    """A random catalogue deal number not known to be unsolvable."""
-    while True:
-        number = secrets.randbelow(CATALOGUE_SIZE) + 1
-        if not is_unsolvable(variant, number):
-            return number
-
-
 class WinnablePool:
     """A few winnable deal numbers per Klondike variant, ready to deal.
 
@@ -62,7 +53,7 @@ class WinnablePool:
         *,
         variants: tuple[str, ...] = KLONDIKE_VARIANTS,
         check: Callable[[str, int], bool] = klondike_winnable,
-        candidate: Callable[[str], int] = random_candidate,
+        candidate: Callable[[str], int] = random_deal,
     ) -> None:
         if size < 0:
             raise ValueError("a pool holds zero deals or more")
