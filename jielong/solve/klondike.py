@@ -134,7 +134,7 @@ from typing import Any
 from jielong.cards import Card
 from jielong.rules.core import STOCK, Move, Pile
 from jielong.rules.klondike import PILES, Klondike, KlondikePosition
-from jielong.solve.result import Hint, HintKind, SolveResult
+from jielong.solve.result import Hint, HintKind, SolverBug, SolveResult
 
 UNKNOWN = 52
 """The placeholder for a card the player cannot know."""
@@ -170,10 +170,6 @@ State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...], bytes, int]
 # Actions: (0, q, dst) waste macro; (1, i, k, dst) cards pile[i][k:] to dst;
 # (2, suit, j) foundation top back to pile j; (3,) turn unseen stock cards.
 Action = tuple[int, ...]
-
-
-class SolverBug(RuntimeError):
-    """A line found by the search does not replay through the rules."""
 
 
 def _safe(found: tuple[int, ...], card: int) -> bool:

@@ -11,6 +11,10 @@ Status = Literal["solved", "unsolvable", "unknown"]
 HintKind = Literal["solver", "heuristic", "unsolvable", "no_progress", "none"]
 
 
+class SolverBug(RuntimeError):
+    """A line found by a search does not replay through the rules."""
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """A solver's verdict on one position.
