@@ -258,7 +258,7 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
     moved to an empty one, a king to any empty pile but the first, a
     foundation card the safe rule would send straight home, and (unless
     asked for every split) a run moved off a face-up card that cannot then
-    go home."""
+    go home; without every split, a split sends that card home with it."""
     r = rules(draw)
     pos = playout(r, number, steps, seed)
     state = K.from_position(pos)
@@ -292,8 +292,12 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
         for act in K._generate(state, draw, True, every_split=every_split):
             if act[0] == 0 and act[1] != len(pos.waste):
                 continue  # needs draws first
-            moves, _ = K._real_moves(r, pos, state, act)
-            assert len(moves) == 1
+            moves, _ = K.replay_actions(r, pos, state, [act])
+            if act[0] == 4:  # a split sends the card it uncovers home with it
+                split, home = moves
+                assert (home.src, home.count, home.dst.kind) == (split.src, 1, "foundation")
+            else:
+                assert len(moves) == 1
             got.add(_norm(moves[0]))
         assert got == want
 
@@ -342,3 +346,66 @@ def test_a_deal_lost_from_the_start_is_proven_without_search(draw: int) -> None:
     assert K._hopeless(K.from_position(pos), draw)
     res = K.solve(r, pos, max_nodes=10)
     assert res.status == "unsolvable" and res.nodes == 0
+
+
+def _face_up_at(state: K.State) -> dict[int, tuple[int, int]]:
+    """Where each face-up tableau card lies: (pile, index)."""
+    piles, hidden, *_ = state
+    return {c: (i, k) for i, pile in enumerate(piles) for k, c in enumerate(pile) if k >= hidden[i]}
+
+
+def _twins_up(state: K.State) -> list[int]:
+    """The lower card of each pair of twins both face up on the tableau."""
+    at = _face_up_at(state)
+    return [c for c in at if c < c ^ 3 and c ^ 3 in at]
+
+
+def _swap_tails(state: K.State, card: int) -> K.State:
+    """What lies on ``card`` and on its twin, exchanged."""
+    at = _face_up_at(state)
+    (i, k), (j, m) = at[card], at[card ^ 3]
+    piles = list(state[0])
+    piles[i], piles[j] = piles[i][: k + 1] + piles[j][m + 1 :], piles[j][: m + 1] + piles[i][k + 1 :]
+    return (tuple(piles), *state[1:])  # type: ignore[return-value]
+
+
+def _reference_class(state: K.State, draw: int) -> bytes:
+    """The least plain key over every combination of twin exchanges."""
+    twins = _twins_up(state)
+    keys = []
+    for mask in range(1 << len(twins)):
+        s = state
+        for bit, card in enumerate(twins):
+            if mask >> bit & 1:
+                s = _swap_tails(s, card)
+        keys.append(K._key(s, draw, False))
+    return min(keys)
+
+
+@pytest.mark.parametrize(("draw", "number"), [(3, 12), (1, 36)])
+def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
+    draw: int, number: int
+) -> None:
+    """Two states share a twin key exactly when some exchanges of what lies
+    on twins turn the one into the other (states met early in a search)."""
+    start, _ = K._autoplay(K.from_position(rules(draw).deal(number)))
+    seen = {K._key(start, draw, False): start}
+    todo = [start]
+    while todo and len(seen) < 3_000:
+        s = todo.pop(0)
+        for act in K._generate(s, draw, True, every_split=True):
+            s2, _ = K._autoplay(K._apply(s, act))
+            k2 = K._key(s2, draw, False)
+            if k2 not in seen:
+                seen[k2] = s2
+                todo.append(s2)
+    by_twin: dict[bytes, set[bytes]] = {}
+    by_reference: dict[bytes, set[bytes]] = {}
+    swapped = 0
+    for key, s in seen.items():
+        by_twin.setdefault(K._twin_key(s, draw), set()).add(key)
+        by_reference.setdefault(_reference_class(s, draw), set()).add(key)
+        swapped += any(K._key(_swap_tails(s, c), draw, False) != key for c in _twins_up(s))
+    assert sorted(map(sorted, by_twin.values())) == sorted(map(sorted, by_reference.values()))
+    assert len(by_twin) < len(seen)  # some states were twinned
+    assert swapped > 100  # and many had twins carrying different cards
