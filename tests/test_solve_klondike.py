@@ -365,7 +365,8 @@ def _swap_tails(state: K.State, card: int) -> K.State:
     at = _face_up_at(state)
     (i, k), (j, m) = at[card], at[card ^ 3]
     piles = list(state[0])
-    piles[i], piles[j] = piles[i][: k + 1] + piles[j][m + 1 :], piles[j][: m + 1] + piles[i][k + 1 :]
+    on_i, on_j = piles[i][k + 1 :], piles[j][m + 1 :]
+    piles[i], piles[j] = piles[i][: k + 1] + on_j, piles[j][: m + 1] + on_i
     return (tuple(piles), *state[1:])  # type: ignore[return-value]
 
 
