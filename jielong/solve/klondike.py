@@ -143,21 +143,21 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from jielong.cards import Card
 from jielong.rules.core import STOCK, Move, Pile
 from jielong.rules.klondike import PILES, Klondike, KlondikePosition
 from jielong.solve.result import Hint, HintKind, SolverBug, SolveResult
 
-UNKNOWN = 52
+UNKNOWN: Final = 52
 """The placeholder for a card the player cannot know."""
 
-_RANK = [(c >> 2) for c in range(52)] + [99]  # rank - 1; the placeholder fits nowhere
-_SUIT = [c & 3 for c in range(52)] + [0]
-_RED = [(c & 3) in (1, 2) for c in range(52)] + [False]
+_RANK: Final = [(c >> 2) for c in range(52)] + [99]  # rank - 1; the placeholder fits nowhere
+_SUIT: Final = [c & 3 for c in range(52)] + [0]
+_RED: Final = [(c & 3) in (1, 2) for c in range(52)] + [False]
 # The two cards each card may be placed on in the tableau.
-_PARENTS: list[tuple[int, ...]] = []
+_PARENTS: Final[list[tuple[int, ...]]] = []
 for _c in range(53):
     if _c == 52 or _RANK[_c] == 12:
         _PARENTS.append(())
@@ -166,17 +166,17 @@ for _c in range(53):
             tuple(t for t in range(52) if _RANK[t] == _RANK[_c] + 1 and _RED[t] != _RED[_c])
         )
 # The cards each card accepts on top of it in the tableau.
-_CHILDREN = [tuple(c for c in range(52) if t in _PARENTS[c]) for t in range(53)]
-_KINGS = (48, 49, 50, 51)
+_CHILDREN: Final = [tuple(c for c in range(52) if t in _PARENTS[c]) for t in range(53)]
+_KINGS: Final = (48, 49, 50, 51)
 # _ON[a << 6 | b]: card a may lie on card b in the tableau
-_ON = bytes(
+_ON: Final = bytes(
     1 if a < 52 and b < 52 and b in _PARENTS[a] else 0 for a in range(64) for b in range(64)
 )
-_SAME_COLOUR = (3, 2, 1, 0)
-_BYTE = [bytes((i,)) for i in range(256)]
-_OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
+_SAME_COLOUR: Final = (3, 2, 1, 0)
+_BYTE: Final = [bytes((i,)) for i in range(256)]
+_OTHER_COLOUR: Final = ((1, 2), (0, 3), (0, 3), (1, 2))
 
-FOUNDATION = 7
+FOUNDATION: Final = 7
 """Destination code of a foundation in internal actions (0..6 are piles)."""
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...], bytes, int]
@@ -255,10 +255,13 @@ def _key(st: State, draw: int, exact_p: bool) -> bytes:
     return b"\xff".join(parts)
 
 
-_NOT_UP = 53
+_NOT_UP: Final = 53
 """In :func:`_twin_key`: the card is not face up on the tableau (52: it is,
 with nothing on it)."""
-_NONE_UP = bytes([_NOT_UP] * 52)
+_NONE_UP: Final = [_NOT_UP] * 52
+_BOTTOM: Final = 64
+"""In :func:`_twin_key`: added for the bottom card of a pile with no
+face-down card."""
 
 
 def _twin_key(st: State, draw: int) -> bytes:
@@ -268,36 +271,42 @@ def _twin_key(st: State, draw: int) -> bytes:
     Twinned positions are won or lost alike, so the full solver's searches
     keep one of each class.
 
-    The piles are given by their face-down cards and the face-up card on
-    them, and the face-up cards by what lies on each: for each twin pair
-    the lower card takes the smaller of the two."""
+    Face-down cards never move, so within one search the face-down cards of
+    pile i are always the first ``hidden[i]`` of its cards at the start: the
+    key holds ``hidden``, the face-up card on each pile's face-down cards,
+    what lies on each face-up card (for each twin pair, the lower card takes
+    the smaller of the two), which cards lie at the bottom of a pile with no
+    face-down card (in any pile: the order of piles does not matter), and
+    the talon.  The foundations hold the other cards."""
     piles, hidden, _found, talon, p = st
-    on = bytearray(_NONE_UP)
-    bases: list[bytes] = []
-    ups: list[int] = []
+    on = _NONE_UP[:]
+    anchors = [255] * PILES
     for i in range(PILES):
         pile = piles[i]
         n = len(pile)
         if not n:
             continue
         h = hidden[i]
-        bases.append(_BYTE[h] + pile[: h + 1])
         below = pile[h]
-        ups.append(below)
+        if h:
+            anchors[i] = below
         for k in range(h + 1, n):
             c = pile[k]
             on[below] = c
-            ups.append(c)
             below = c
         on[below] = UNKNOWN
-    for c in ups:
-        t = c ^ 3  # the twin: same rank, same colour
-        if c < t and on[c] > on[t]:  # never when the twin is not face up (53)
-            on[c], on[t] = on[t], on[c]
-    bases.sort()
+    for c in range(0, 52, 4):  # the twins of each rank: c and c + 3, c + 1 and c + 2
+        if _NOT_UP != on[c] > on[c + 3]:  # both face up (the twin not: 53)
+            on[c], on[c + 3] = on[c + 3], on[c]
+        if _NOT_UP != on[c + 1] > on[c + 2]:
+            on[c + 1], on[c + 2] = on[c + 2], on[c + 1]
+    for i in range(PILES):
+        pile = piles[i]
+        if pile and not hidden[i]:
+            on[pile[0]] += _BOTTOM
     if draw == 1 or p % 3 == 0 or p == len(talon):
         p = 0
-    return b"\xff".join(bases) + b"\xfe" + bytes(on) + talon + _BYTE[p]
+    return bytes(hidden) + bytes(anchors) + bytes(on) + talon + _BYTE[p]
 
 
 def _apply(st: State, act: Action) -> State:
@@ -541,13 +550,13 @@ def replay_actions(
 
 # Card sets as 52-bit integers (bit c for card c = 4 × (rank − 1) + suit), so
 # that a rule of the relaxation applies to every card at once.
-_FULL = (1 << 52) - 1
-_BIT = [1 << c for c in range(52)]
-_KING_BITS = 0xF << 48
-_RANK_BASE = sum(1 << (4 * r) for r in range(13))  # bit 4r: the clubs card of rank r + 1
-_BLACK_BITS = sum((1 << (4 * r)) | (1 << (4 * r + 3)) for r in range(13))
+_FULL: Final = (1 << 52) - 1
+_BIT: Final = [1 << c for c in range(52)]
+_KING_BITS: Final = 0xF << 48
+_RANK_BASE: Final = sum(1 << (4 * r) for r in range(13))  # bit 4r: the clubs card of rank r + 1
+_BLACK_BITS: Final = sum((1 << (4 * r)) | (1 << (4 * r + 3)) for r in range(13))
 # _HOME_BITS[s][n]: the cards of suit s on a foundation holding n of them
-_HOME_BITS = [[sum(1 << (4 * r + s) for r in range(n)) for n in range(14)] for s in range(4)]
+_HOME_BITS: Final = [[sum(1 << (4 * r + s) for r in range(n)) for n in range(14)] for s in range(4)]
 
 
 def _children_of(cards: int) -> int:
@@ -680,13 +689,13 @@ class _Budget:
         return self.deadline is not None and self.nodes % 256 == 0 and self.clock() > self.deadline
 
 
-_SLICE = 1024
+_SLICE: Final = 1024
 """States each search adds in one turn."""
-_WARM_UP = 2.0
+_WARM_UP: Final = 2.0
 """Seconds the win-seeking search runs alone first (at most a tenth of the
 budget, :data:`_WARM_UP_SHARE`)."""
-_WARM_UP_SHARE = 0.1
-_SEEKER_SHARE = 0.4
+_WARM_UP_SHARE: Final = 0.1
+_SEEKER_SHARE: Final = 0.4
 """The win-seeking search's share of the time after the warm-up."""
 
 
