@@ -258,7 +258,8 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
     moved to an empty one, a king to any empty pile but the first, a
     foundation card the safe rule would send straight home, and (unless
     asked for every split) a run moved off a face-up card that cannot then
-    go home; without every split, a split sends that card home with it."""
+    go home, and a card moved onto the second of two free twins; without
+    every split, a split sends the card it uncovers home with it."""
     r = rules(draw)
     pos = playout(r, number, steps, seed)
     state = K.from_position(pos)
@@ -286,6 +287,10 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
                 under = pos.tableau[m.src.index][left - 1]
                 if found[under.suit] != under.rank - 1:
                     continue
+        if m.dst.kind == "tableau" and pos.tableau[m.dst.index]:
+            twin = int(pos.tableau[m.dst.index][-1]) ^ 3
+            if any(pile and int(pile[-1]) == twin for pile in pos.tableau[: m.dst.index]):
+                continue  # the same card onto the free twin, in a pile before
         useful.add(_norm(m))
     for every_split, want in ((True, expected), (False, useful)):
         got = set()

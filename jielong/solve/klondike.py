@@ -165,9 +165,6 @@ for _c in range(53):
         _PARENTS.append(
             tuple(t for t in range(52) if _RANK[t] == _RANK[_c] + 1 and _RED[t] != _RED[_c])
         )
-# The cards each card accepts on top of it in the tableau.
-_CHILDREN: Final = [tuple(c for c in range(52) if t in _PARENTS[c]) for t in range(53)]
-_KINGS: Final = (48, 49, 50, 51)
 # _ON[a << 6 | b]: card a may lie on card b in the tableau
 _ON: Final = bytes(
     1 if a < 52 and b < 52 and b in _PARENTS[a] else 0 for a in range(64) for b in range(64)
@@ -377,47 +374,68 @@ def _autoplay(st: State) -> tuple[State, list[Action]]:
     return st, done
 
 
+_NOWHERE: Final = [-1] * 54
+"""No card is a pile's last card (54 entries: see :data:`_PARENT_PAIR`)."""
+_PARENT_PAIR: Final = [(_PARENTS[c] + (53, 53))[:2] for c in range(53)]
+"""The two cards each card may lie on; 53 (never a pile's last card) for
+kings and the placeholder."""
+
+
+def _destinations(c: int, last: list[int], empty: int, both: bool) -> tuple[int, ...]:
+    """The piles card ``c`` may go onto, given which pile each card ends
+    (``last``) and the first empty pile.  Unless ``both``, only the first
+    pile when both twins it may lie on are free: the two moves lead to
+    twinned positions."""
+    if c >> 2 == 12:
+        return (empty,) if empty >= 0 else ()
+    a, b = _PARENT_PAIR[c]
+    i = last[a]
+    j = last[b]
+    if i < 0:
+        return (j,) if j >= 0 else ()
+    if j < 0:
+        return (i,)
+    if i > j:
+        i, j = j, i
+    return (i, j) if both else (i,)
+
+
 def _generate(
     st: State, draw: int, stock_known: bool, narrow: bool = False, every_split: bool = False
 ) -> list[Action]:
     """Every macro move, the more promising kinds first, less run splits
     that are never needed (see "Run splits" in the module notes) unless
-    ``every_split``.  ``narrow`` also leaves out foundation cards brought
+    ``every_split``; without it, also one move of a card that fits on two
+    free twins.  ``narrow`` also leaves out foundation cards brought
     back down, which are rarely needed: a search with it may miss wins, so
     it never proves anything."""
     piles, hidden, found, talon, p = st
     out: list[Action] = []
-    # which piles each card may go onto now: one look-up per candidate card
-    fits: dict[int, list[int]] = {}
+    last = _NOWHERE[:]
     empty = -1
-    for j, pile in enumerate(piles):
+    for j in range(PILES):
+        pile = piles[j]
         if pile:
-            for c in _CHILDREN[pile[-1]]:
-                if c in fits:
-                    fits[c].append(j)
-                else:
-                    fits[c] = [j]
+            last[pile[-1]] = j
         elif empty < 0:
             empty = j
-    if empty >= 0:
-        for king in _KINGS:
-            fits[king] = [empty]
     # the waste, after drawing to each reachable position
     shown = (p,) if p > 0 else ()
     for q in _reach_list(p, len(talon), draw) if stock_known else shown:
         c = talon[q - 1]
-        if found[_SUIT[c]] == _RANK[c]:
+        if found[c & 3] == c >> 2:
             out.append((0, q, FOUNDATION))
-        for j in fits.get(c, ()):
+        for j in _destinations(c, last, empty, every_split):
             out.append((0, q, j))
     # the tableau
-    for i, pile in enumerate(piles):
+    for i in range(PILES):
+        pile = piles[i]
         n = len(pile)
         if not n:
             continue
         h = hidden[i]
         c = pile[-1]
-        if found[_SUIT[c]] == _RANK[c]:
+        if found[c & 3] == c >> 2:
             out.append((1, i, n - 1, FOUNDATION))
         run = n - 1
         while run > h and _ON[pile[run] << 6 | pile[run - 1]]:
@@ -432,7 +450,7 @@ def _generate(
                 kind = 4  # and it goes home with the split
             if k == 0 and c >> 2 == 12:
                 continue  # a king alone on its pile: moving it changes nothing
-            for j in fits.get(c, ()):
+            for j in _destinations(c, last, empty, every_split):
                 if j != i:
                     out.append((kind, i, k, j))
     # foundation cards back down, unless the safe rule would send them home
@@ -443,7 +461,7 @@ def _generate(
         c = (r - 1) * 4 + s
         if _safe(found, c):
             continue
-        for j in fits.get(c, ()):
+        for j in _destinations(c, last, empty, every_split):
             out.append((2, s, j))
     return out
 
