@@ -72,7 +72,7 @@ Two searches take turns on one budget.  A narrow best-first search (on
 cards home, cards turned over and stock left; ties go to the newest state)
 also leaves out foundation cards brought back down, which are rarely
 needed: it finds most wins fast but proves nothing; it runs alone for the
-first two seconds (at most a tenth of the budget), then gets 40% of the
+first two seconds (at most a tenth of the budget), then gets a quarter of the
 time.  An exhaustive depth-first search over every other move keeps only
 the keys of the states it has seen, so a state costs less than in the
 best-first search; it gets the rest, and ``unsolvable`` means it exhausted
@@ -713,7 +713,7 @@ _WARM_UP: Final = 2.0
 """Seconds the win-seeking search runs alone first (at most a tenth of the
 budget, :data:`_WARM_UP_SHARE`)."""
 _WARM_UP_SHARE: Final = 0.1
-_SEEKER_SHARE: Final = 0.4
+_SEEKER_SHARE: Final = 0.25
 """The win-seeking search's share of the time after the warm-up."""
 
 
