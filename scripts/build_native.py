@@ -7,7 +7,7 @@ carries the SHA-256 of the source it came from, and ``klondike.py`` uses the
 compiled entry points only when that hash matches its own text, so an
 edited source never runs stale compiled code.  Without a C compiler or
 mypyc, or when the build fails, everything runs as plain Python (the same
-answers, about two to three times slower); this script then says so and
+answers, about five times slower); this script then says so and
 exits 0.
 
     python scripts/build_native.py          # build when the source changed

@@ -1022,7 +1022,7 @@ PLAIN: dict[str, Callable[..., Any]] = {"solve": solve, "find_win": find_win, "h
 
 def _use_compiled() -> None:
     """Export the entry points of the mypyc-compiled copy of this module
-    (``scripts/build_native.py``: the same code, two to three times faster)
+    (``scripts/build_native.py``: the same code, about five times faster)
     when it was built from this very source, unless ``JIELONG_PURE_PYTHON``
     is set."""
     if os.environ.get("JIELONG_PURE_PYTHON"):
