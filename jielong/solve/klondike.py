@@ -26,14 +26,13 @@ For draw 3 two values of ``p`` with the same reachable set are the same state
 Full solver
 -----------
 Searches over macro moves with a transposition table keyed on the canonical
-state (piles sorted: the order of piles does not matter for solvability;
-twins as below), and safe automatic foundation moves: a card goes home at
-once when it cannot be needed on the tableau any more, which is when its
-rank is at most 2, or both cards of the other colour one rank lower and the
-other card of its colour two ranks lower are home. (The second same-colour
-condition keeps the rule sound even though foundation cards may come back to
-the tableau.)
-A card that such a rule would send home is never brought back down.
+state (the order of piles does not matter for solvability; twins as below),
+and safe automatic foundation moves: a card goes home at once when it cannot
+be needed on the tableau any more, which is when its rank is at most 2, or
+both cards of the other colour one rank lower and the other card of its
+colour two ranks lower are home. (The second same-colour condition keeps the
+rule sound even though foundation cards may come back to the tableau.) A
+card that such a rule would send home is never brought back down.
 
 Run splits.  Moving a run off a face-up card ``u`` (a *split*) is only
 ever tried when ``u`` can go home right after it; this loses no win.  The
@@ -59,8 +58,9 @@ Twin classes.  Being twinned is symmetric, so twinned positions are won or
 lost alike, and the full solver's searches keep one position of each class
 (:func:`_twin_key`: for each twin pair, what lies on the one and on the
 other in a fixed order).  A split on its own stays in its class, so the
-searches make a split only together with sending ``u`` home, as one move.
-Nothing is lost: take a class with a winning line from one of its
+searches make a split only together with sending ``u`` home, as one move;
+and a card that fits on two free twins goes onto one of them only, since
+the two positions are twinned.  Nothing is lost: take a class with a winning line from one of its
 positions, the shortest such line.  Its first move is not a split (that
 would leave a position of the same class with a shorter line), so a
 follower from the position the search keeps makes one move (or the split
@@ -262,8 +262,8 @@ face-down card."""
 
 
 def _twin_key(st: State, draw: int) -> bytes:
-    """The key of ``st``'s class of twinned positions (see "Run splits" in
-    the module notes): piles in any order, and for every pair of twins face
+    """The key of ``st``'s class of twinned positions (see "Twin classes"
+    in the module notes): piles in any order, and for every pair of twins face
     up on the tableau, what lies on the one and on the other in either order.
     Twinned positions are won or lost alike, so the full solver's searches
     keep one of each class.
