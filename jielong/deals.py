@@ -200,7 +200,8 @@ def daily_deal(variant: str, date: dt.date) -> int:
     daily deal is one the solver wins with every card known: the first deal
     from the date's number on that its deterministic win search solves within
     :data:`DAILY_KLONDIKE_NODES` states (about three deals in five qualify;
-    the answer is the same on every machine).
+    the answer is the same on every machine, but a change to that search can
+    change it for some dates).
 
     >>> daily_deal("freecell", dt.date(2026, 1, 1)) == daily_deal("freecell", dt.date(2026, 1, 1))
     True
