@@ -57,6 +57,16 @@ winnable_deals = sa.Table(
     sa.Column("deal", sa.String(24), primary_key=True),  # text, as in games
 )
 
+# the daily deal of each variant and date as this database first served it
+# (jielong.web.daily)
+daily_deals = sa.Table(
+    "daily_deals",
+    metadata,
+    sa.Column("variant", sa.String(32), primary_key=True),
+    sa.Column("date", sa.String(10), primary_key=True),
+    sa.Column("deal", sa.String(24), nullable=False),  # text, as in games
+)
+
 
 def default_url() -> str:
     from platformdirs import user_data_dir

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from jielong.deals import CATALOGUE_SIZE, daily_deal, is_unsolvable
+from jielong.deals import CATALOGUE_SIZE, is_unsolvable
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.api_games import parse_date, variant_or_error
+from jielong.web.daily import DailyDeals
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
 
@@ -55,10 +56,13 @@ def deals(
 
 
 @router.get("/daily/{variant}", summary="The daily deal of a UTC date (default today)")
-def daily(variant: str, date: Annotated[str | None, Query(max_length=32)] = None) -> dict[str, Any]:
+def daily(
+    variant: str, request: Request, date: Annotated[str | None, Query(max_length=32)] = None
+) -> dict[str, Any]:
     variant = variant_or_error(variant)
     day = parse_date(date)
-    number = daily_deal(variant, day)
+    daily_deals: DailyDeals = request.app.state.daily_deals
+    number = daily_deals(variant, day)
     return {
         "variant": variant,
         "date": day.isoformat(),

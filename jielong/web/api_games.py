@@ -16,7 +16,6 @@ from jielong.deals import (
     DealError,
     DealId,
     check_deal_number,
-    daily_deal,
     is_unsolvable,
     random_deal,
     today_utc,
@@ -26,6 +25,7 @@ from jielong.rules.variants import VARIANTS, get_variant
 from jielong.session import ActionError, Session, now_ms
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.app import ApiError
+from jielong.web.daily import DailyDeals
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
@@ -192,7 +192,8 @@ def _new_session(
         existing = store.find_daily(player, variant, date)
         if existing is not None:
             return existing.session, existing
-        return Session(variant, deal=daily_deal(variant, date), daily=date), None
+        daily_deals: DailyDeals = request.app.state.daily_deals
+        return Session(variant, deal=daily_deals(variant, date), daily=date), None
     if body.deal is not None:
         try:
             check_deal_number(variant, body.deal)

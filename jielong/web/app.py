@@ -27,9 +27,10 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jielong.deals import daily_deal, today_utc
+from jielong.deals import today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
+from jielong.web.daily import DailyDeals
 from jielong.web.hintpool import HintPool
 from jielong.web.i18n import message, negotiate
 from jielong.web.winnable import WinnableDeals, WinnablePool
@@ -193,10 +194,10 @@ class PlayerCookie:
         await self.app(scope, receive, send_with_headers)
 
 
-def _warm_daily_deals() -> None:
+def _warm_daily_deals(daily: DailyDeals) -> None:
     today = today_utc()
     for variant in VARIANTS:
-        daily_deal(variant, today)
+        daily(variant, today)
 
 
 def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
@@ -205,6 +206,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     pool = HintPool(settings.hint_workers, settings.hint_queue, settings.hint_seconds)
     # its thread starts with the first winnable deal asked for
     winnable = WinnablePool()
+    daily = DailyDeals(store.engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -212,7 +214,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         pool.start(loop)
         # a Klondike daily deal takes a solver run to choose: do today's now,
         # off the event loop, rather than in the first visitor's request
-        warming = loop.run_in_executor(None, _warm_daily_deals)
+        warming = loop.run_in_executor(None, _warm_daily_deals, daily)
         try:
             yield
         finally:
@@ -231,6 +233,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.state.hints = pool
     app.state.winnable = winnable
     app.state.winnable_deals = WinnableDeals(store.engine)
+    app.state.daily_deals = daily
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:

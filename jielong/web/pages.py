@@ -16,9 +16,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from jielong.deals import daily_deal, today_utc
+from jielong.deals import today_utc
 from jielong.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
+from jielong.web.daily import DailyDeals
 from jielong.web.i18n import LANGUAGES
 
 router = APIRouter(include_in_schema=False)
@@ -127,9 +128,10 @@ def home(request: Request) -> HTMLResponse:
     lang = choose_language(request)
     t = catalogue(lang)
     today = today_utc()
+    daily_deals: DailyDeals = request.app.state.daily_deals
     cards = []
     for v in VARIANTS.values():
-        daily = fill(t["home.daily"], date=today.isoformat(), deal=daily_deal(v.id, today))
+        daily = fill(t["home.daily"], date=today.isoformat(), deal=daily_deals(v.id, today))
         number_box = ""
         if v.numbered_deals:
             number_box = (
