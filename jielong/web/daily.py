@@ -50,7 +50,7 @@ class DailyDeals:
                 raise RuntimeError(f"the daily deal of {variant} {date} was not kept")
         with self._lock:
             if len(self._kept) > 64:
-                self._kept.clear()  # dates long past
+                self._kept.clear()  # a server up for weeks: read them again
             self._kept[key] = number
         return number
 
