@@ -306,12 +306,18 @@ def _twin_key(st: State, draw: int) -> bytes:
     return bytes(hidden) + bytes(anchors) + bytes(on) + talon + _BYTE[p]
 
 
+def _split_steps(act: Action) -> tuple[Action, Action]:
+    """The two moves of a run split (action kind 4): the run off, then the
+    card it uncovered home."""
+    return (1, act[1], act[2], act[3]), (1, act[1], act[2] - 1, FOUNDATION)
+
+
 def _apply(st: State, act: Action) -> State:
     piles, hidden, found, talon, p = st
     kind = act[0]
-    if kind == 4:  # a run split, then the uncovered card home
-        st = _apply(st, (1, act[1], act[2], act[3]))
-        return _apply(st, (1, act[1], act[2] - 1, FOUNDATION))
+    if kind == 4:
+        split, home = _split_steps(act)
+        return _apply(_apply(st, split), home)
     if kind == 0:
         q, dst = act[1], act[2]
         card = talon[q - 1]
@@ -551,11 +557,7 @@ def replay_actions(
     """Expand internal actions into rule moves, checking each one."""
     out: list[Move] = []
     for act in acts:
-        if act[0] == 4:
-            steps: list[Action] = [(1, act[1], act[2], act[3]), (1, act[1], act[2] - 1, FOUNDATION)]
-        else:
-            steps = [act]
-        for step in steps:
+        for step in _split_steps(act) if act[0] == 4 else (act,):
             moves, pos = _real_moves(rules, pos, st, step)
             out.extend(moves)
             if step[0] != 3:
