@@ -68,6 +68,16 @@ daily_deals = sa.Table(
 )
 
 
+def insert_once(engine: Engine, table: sa.Table, **values: Any) -> None:
+    """Insert a row unless a row with its key is there already (then that
+    one stands, whoever wrote it)."""
+    try:
+        with engine.begin() as conn:
+            conn.execute(table.insert().values(**values))
+    except sa.exc.IntegrityError:
+        pass
+
+
 def default_url() -> str:
     from platformdirs import user_data_dir
 

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from jielong.deals import daily_deal, today_utc
-from jielong.store import daily_deals
+from jielong.store import daily_deals, insert_once
 
 KEPT_DAYS = 1
 """Dates up to this many days from today (UTC) are kept once served."""
@@ -44,7 +44,8 @@ class DailyDeals:
             return daily_deal(variant, date)
         number = self._read(variant, date)
         if number is None:
-            self._keep(variant, date, daily_deal(variant, date))
+            deal = str(daily_deal(variant, date))
+            insert_once(self.engine, daily_deals, variant=variant, date=date.isoformat(), deal=deal)
             number = self._read(variant, date)  # whichever server kept it first
             if number is None:
                 raise RuntimeError(f"the daily deal of {variant} {date} was not kept")
@@ -61,14 +62,3 @@ class DailyDeals:
         with self.engine.connect() as conn:
             value = conn.execute(query).scalar_one_or_none()
         return None if value is None else int(value)
-
-    def _keep(self, variant: str, date: dt.date, number: int) -> None:
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    daily_deals.insert().values(
-                        variant=variant, date=date.isoformat(), deal=str(number)
-                    )
-                )
-        except sa.exc.IntegrityError:
-            pass  # another server kept one first: that one stands

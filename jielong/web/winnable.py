@@ -26,7 +26,7 @@ from sqlalchemy.engine import Engine
 
 from jielong.deals import klondike_winnable, random_deal
 from jielong.rules.variants import VARIANTS
-from jielong.store import winnable_deals
+from jielong.store import insert_once, winnable_deals
 
 log = logging.getLogger(__name__)
 
@@ -181,11 +181,7 @@ class WinnableDeals:
 
     def record(self, variant: str, deal: int) -> None:
         """Remember that ``deal`` of ``variant`` was dealt as winnable."""
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(winnable_deals.insert().values(variant=variant, deal=str(deal)))
-        except sa.exc.IntegrityError:
-            pass  # dealt as winnable before: already recorded
+        insert_once(self.engine, winnable_deals, variant=variant, deal=str(deal))
         self._remember((variant, deal), True)
 
     def known(self, variant: str, deal: int) -> bool:
