@@ -56,8 +56,12 @@ def game_id(page: Any) -> str:
     return found
 
 
-def wait_board(page: Any, version: int | None = None) -> None:
+def wait_board(page: Any, version: int | None = None, game: str | None = None) -> None:
+    """Wait until the board shows ``version`` (of ``game``, when given: a new
+    game starts at the version the one before may still show)."""
     selector = "#board[data-version]" if version is None else f'#board[data-version="{version}"]'
+    if game is not None:
+        selector += f'[data-game="{game}"]'
     page.wait_for_selector(selector, state="attached")
     # cards glide for a moment after each redraw; gestures aim at where they land
     page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")

@@ -88,7 +88,7 @@ def select_or_send(page: Any, device: str, selector: str, version: int) -> bool:
 
 def assert_drawn(page: Any, server: Server, gid: str) -> dict[str, Any]:
     state = server.game(gid)
-    wait_board(page, state["version"])
+    wait_board(page, state["version"], gid)
     assert read_board(page) == expected_board(state)
     return state
 

@@ -26,7 +26,7 @@ def new_deal(page: Any, press: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     body: dict[str, Any] = json.loads(response.request.post_data or "{}")
     state: dict[str, Any] = response.json()
     page.wait_for_function(f"() => location.search.includes({json.dumps(state['id'])})")
-    wait_board(page, state["version"])
+    wait_board(page, state["version"], state["id"])
     return body, state
 
 
@@ -68,7 +68,7 @@ def test_switch_is_kept_and_sent_with_new_deals(
 
     # the mark belongs to the game: it is there again after a reload
     page.reload()
-    wait_board(page, state["version"])
+    wait_board(page, state["version"], state["id"])
     assert page.locator(MARK).is_visible() and page.locator(SWITCH).is_checked()
 
     # off again: new deals are plain random ones

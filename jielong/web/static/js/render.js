@@ -117,6 +117,7 @@ export function draw(board, game, view, layout) {
   board.style.setProperty("--cw", `${layout.cw}px`);
   board.style.setProperty("--ch", `${layout.ch}px`);
   board.innerHTML = boardHTML(game, view, layout);
+  board.dataset.game = game.id;
   board.dataset.version = String(game.version);
   if (hadFocus || view.keyboard) board.querySelector(`[data-pile="${view.focus}"]`)?.focus({ preventScroll: true });
   if (!animate) return;
