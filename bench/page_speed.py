@@ -11,25 +11,13 @@ playable board, and time from a click on the stock to the redrawn board.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import socket
 import statistics
 import sys
 import tempfile
-import threading
-import time
-from pathlib import Path
 from typing import Any
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+from jielong.testing.browser import AppThread, chromium_installed, launch_chromium
+from jielong.web.app import Settings
 
 # Time from a pointer press to the frame after the board's version changed.
 CLICK_PROBE = """() => new Promise((resolve) => {
@@ -52,13 +40,6 @@ CLICK_PROBE = """() => new Promise((resolve) => {
   target.dispatchEvent(new PointerEvent("pointerdown", at));
   target.dispatchEvent(new PointerEvent("pointerup", at));
 })"""
-
-
-def free_port() -> int:
-    with contextlib.closing(socket.socket()) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def first_visit(browser: Any, base: str, path: str) -> tuple[int, int, float, float]:
@@ -105,57 +86,42 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--smoke", action="store_true", help="a run of a few seconds")
     args = parser.parse_args(argv)
-    if not Path(CHROMIUM).exists():
+    if not chromium_installed():
         print("page_speed: Chromium is not installed; skipped")
         return 0
-    import uvicorn
     from playwright.sync_api import sync_playwright
-
-    from jielong.web.app import Settings, create_app
 
     every = ["klondike-3", "klondike-1", "freecell", "kongdang"]
     variants = every[:1] if args.smoke else every
     visits, clicks = (2, 8) if args.smoke else (5, 40)
-    with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(Settings(database=f"sqlite:///{tmp}/bench.sqlite", hint_workers=1))
-        server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
-        )
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            if not thread.is_alive():
-                print("page_speed: the app did not start", file=sys.stderr)
-                return 1
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{server.config.port}"
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                print(f"page_speed: Chromium, localhost, {visits} first visits per variant")
-                for variant in variants:
-                    runs = [first_visit(browser, base, f"/play/{variant}") for _ in range(visits)]
-                    sizes = sorted(r[0] for r in runs)
-                    boards = [r[2] for r in runs]
-                    creating = statistics.median(r[3] for r in runs)
-                    print(
-                        f"  first visit /play/{variant}: {sizes[len(sizes) // 2]} bytes "
-                        f"transferred in {runs[0][1]} requests; playable board after "
-                        f"median {statistics.median(boards):.0f} ms (best {min(boards):.0f} ms; "
-                        f"creating the game: median {creating:.0f} ms)"
-                    )
-                for variant in [v for v in variants if v.startswith("klondike")]:
-                    times = sorted(click_times(browser, base, variant, clicks))
-                    p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
-                    print(
-                        f"  click on the stock to redrawn board ({variant}, {clicks} clicks): "
-                        f"median {statistics.median(times):.1f} ms, p90 {p90:.1f} ms, "
-                        f"max {times[-1]:.1f} ms"
-                    )
-                browser.close()
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        AppThread(Settings(database=f"sqlite:///{tmp}/bench.sqlite", hint_workers=1)) as app,
+        sync_playwright() as p,
+    ):
+        base = app.base
+        browser = launch_chromium(p)
+        print(f"page_speed: Chromium, localhost, {visits} first visits per variant")
+        for variant in variants:
+            runs = [first_visit(browser, base, f"/play/{variant}") for _ in range(visits)]
+            sizes = sorted(r[0] for r in runs)
+            boards = [r[2] for r in runs]
+            creating = statistics.median(r[3] for r in runs)
+            print(
+                f"  first visit /play/{variant}: {sizes[len(sizes) // 2]} bytes "
+                f"transferred in {runs[0][1]} requests; playable board after "
+                f"median {statistics.median(boards):.0f} ms (best {min(boards):.0f} ms; "
+                f"creating the game: median {creating:.0f} ms)"
+            )
+        for variant in [v for v in variants if v.startswith("klondike")]:
+            times = sorted(click_times(browser, base, variant, clicks))
+            p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
+            print(
+                f"  click on the stock to redrawn board ({variant}, {clicks} clicks): "
+                f"median {statistics.median(times):.1f} ms, p90 {p90:.1f} ms, "
+                f"max {times[-1]:.1f} ms"
+            )
+        browser.close()
     return 0
 
 

@@ -27,10 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-# the server and database launchers are shared with the test suite
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from test_postgres import PostgresCluster, postgres_bin
-from test_server_process import ServerProcess
+from jielong.testing.processes import PostgresCluster, ServerProcess, postgres_bin
 
 
 class Connection:

@@ -1,10 +1,15 @@
-"""Shared test settings: a bounded hypothesis profile for a shared machine."""
+"""Shared test settings: a bounded hypothesis profile for a shared machine, and
+the session's PostgreSQL cluster for the tests that take ``postgres_url``."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from jielong.testing.processes import PostgresCluster, postgres_bin
 
 # Property tests stay small by default; HYPOTHESIS_PROFILE=thorough runs more
 # examples of the tests that do not fix their own count.
@@ -13,3 +18,11 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "jielong"))
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    if postgres_bin() is None:
+        pytest.skip("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)")
+    with PostgresCluster() as cluster:
+        yield cluster.url

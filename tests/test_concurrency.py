@@ -12,10 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_postgres import postgres_url  # noqa: F401  (the session's cluster)
-from test_server_process import ServerProcess
 
 from jielong.session import Session
+from jielong.testing.processes import ServerProcess
 
 ROUNDS = 25
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_process import ServerProcess
 
 from jielong.rules.variants import rules_for
+from jielong.testing.processes import ServerProcess
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool
 
 SLOW = rules_for("kongdang").deal(11982)

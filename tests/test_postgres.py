@@ -1,4 +1,5 @@
-"""PostgreSQL: a throw-away cluster of Debian's PostgreSQL for the test run.
+"""PostgreSQL: a throw-away cluster of Debian's PostgreSQL for the test run
+(the ``postgres_url`` fixture of ``conftest.py``).
 
 The store tests in ``test_store.py`` run against it too (their ``store``
 fixture is parametrized over SQLite and PostgreSQL); the tests here are the
@@ -8,119 +9,10 @@ server processes or machines would hold) racing on one game.
 
 from __future__ import annotations
 
-import glob
-import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
 import threading
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from jielong.session import Session
 from jielong.store import StaleVersion, Store
-
-
-def postgres_bin() -> Path | None:
-    """The newest installed PostgreSQL's binary directory."""
-    found = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-        key=lambda p: int(Path(p).parts[-3]) if Path(p).parts[-3].isdigit() else 0,
-    )
-    return Path(found[-1]).parent if found else None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class PostgresCluster:
-    """initdb + pg_ctl on a temporary directory and a free port on 127.0.0.1.
-
-    As root the server runs as the ``postgres`` user (PostgreSQL refuses to
-    run as root)."""
-
-    def __init__(self, *, fsync: bool = False) -> None:
-        bindir = postgres_bin()
-        if bindir is None:
-            raise FileNotFoundError("PostgreSQL binaries not found under /usr/lib/postgresql")
-        self.bindir = bindir
-        self.fsync = fsync
-        self.port = free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="jielong-pg-"))
-        self.data = self.root / "data"
-        self.prefix: list[str] = []
-        if os.geteuid() == 0:
-            user = pwd.getpwnam("postgres")
-            os.chown(self.root, user.pw_uid, user.pw_gid)
-            self.prefix = ["runuser", "-u", "postgres", "--"]
-        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
-
-    def _run(self, *args: str) -> None:
-        subprocess.run(
-            [*self.prefix, *args], check=True, capture_output=True, timeout=120, cwd=self.root
-        )
-
-    def start(self) -> None:
-        self._run(
-            str(self.bindir / "initdb"),
-            "-D",
-            str(self.data),
-            "-U",
-            "postgres",
-            "-A",
-            "trust",
-            "-E",
-            "UTF8",
-            "--locale=C",
-            "--no-sync",
-        )
-        options = (
-            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} "
-            f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=200"
-        )
-        self._run(
-            str(self.bindir / "pg_ctl"),
-            "-D",
-            str(self.data),
-            "-o",
-            options,
-            "-l",
-            str(self.root / "log"),
-            "-w",
-            "start",
-        )
-
-    def stop(self) -> None:
-        try:
-            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
-        finally:
-            shutil.rmtree(self.root, ignore_errors=True)
-
-    def __enter__(self) -> PostgresCluster:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    if postgres_bin() is None:
-        pytest.skip("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)")
-    with PostgresCluster() as cluster:
-        yield cluster.url
 
 
 def _reset(url: str) -> None:

@@ -1,99 +1,20 @@
-"""The real server: `jielong serve` in its own process, killed and restarted.
-
-:class:`ServerProcess` is also used by the concurrency and hint-load tests and
-by ``bench/server_load.py``.
-"""
+"""The real server: `jielong serve` in its own process
+(:class:`jielong.testing.processes.ServerProcess`), killed and restarted."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_postgres import free_port
 
-
-class ServerProcess:
-    """``jielong serve`` on a free port, in its own process group so that a
-    kill takes its hint workers with it."""
-
-    def __init__(self, database: str, *args: str, port: int | None = None) -> None:
-        self.database = database
-        self.args = args
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = Path(tempfile.mkstemp(prefix="jielong-serve-", suffix=".log")[1])
-
-    def start(self, timeout: float = 60.0) -> ServerProcess:
-        cmd = [
-            sys.executable,
-            "-m",
-            "jielong.cli",
-            "serve",
-            "--port",
-            str(self.port),
-            "--database",
-            self.database,
-            *self.args,
-        ]
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/api/variants", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.kill()
-        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
-
-    def _signal_group(self, sig: int) -> None:
-        if self.proc is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, sig)
-
-    def kill(self) -> None:
-        """SIGKILL: the server gets no chance to flush or close anything."""
-        self._signal_group(signal.SIGKILL)
-        if self.proc is not None:
-            self.proc.wait(timeout=30)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        self._signal_group(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=15)
-        self.kill()
-
-    def __enter__(self) -> ServerProcess:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-        self.log.unlink(missing_ok=True)
+from jielong.testing.processes import ServerProcess
 
 
 def _without_clock(state: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from test_postgres import postgres_url  # noqa: F401  (the session's cluster)
 
 from jielong.rules.core import Move, Pile
 from jielong.session import Session

@@ -3,11 +3,7 @@ temporary SQLite database, a free port) and one Chromium for the session."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import socket
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,17 +11,11 @@ from typing import Any
 
 import pytest
 
+from jielong.testing.browser import AppThread, chromium_installed, launch_chromium
+from jielong.web.app import Settings
+
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -34,13 +24,6 @@ PHONE = {
     "device_scale_factor": 2,
 }
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-
-
-def _free_port() -> int:
-    with contextlib.closing(socket.socket()) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Server:
@@ -73,33 +56,18 @@ class Server:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    import uvicorn
-
-    from jielong.web.app import Settings, create_app
-
     db = tmp_path_factory.mktemp("db") / "browser.sqlite"
-    app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=2.0))
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the app did not start")
-        time.sleep(0.05)
-    yield Server(f"http://127.0.0.1:{port}")
-    srv.should_exit = True
-    thread.join(timeout=10)
+    settings = Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=2.0)
+    with AppThread(settings) as app:
+        yield Server(app.base)
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
+    if not chromium_installed():
         pytest.skip("Chromium is not installed")
     with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = launch_chromium(p)
         yield b
         b.close()
 
