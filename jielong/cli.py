@@ -57,7 +57,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 PLAY_HELP = """\
 Moves: FreeCell 3a a5 7h 26 (26/3 to choose a run's length into an empty column)
-       Klondike s (draw or recycle) w3 wh 3h 37 h3
+       Klondike s (draw or recycle) w3 wh 3h 37 h3 (h23 names the second foundation)
        or the long form: tableau:2 tableau:5 3
 Commands: u undo, r restart, m list legal moves, h help, q quit
 """

@@ -8,7 +8,8 @@ column).
 Klondike: piles ``1``-``7``, waste ``w``, foundation ``h``, stock ``s``:
 ``s`` turns cards from the stock (or recycles the waste), ``w3``, ``wh``,
 ``3h``, ``37`` (pile 3 to pile 7, the run that fits), ``h3`` (a foundation's
-top card back to pile 3).
+top card back to pile 3; ``h23`` names the second foundation, which matters
+when two foundation cards, twins of one rank and colour, fit pile 3).
 
 The long form ``tableau:2 tableau:5 3`` (from, to, count) is read too.
 """
@@ -37,12 +38,16 @@ def _pile_code(p: Pile) -> str:
 def format_move(move: Move, *, count: bool = False) -> str:
     """``Move(tableau:2, tableau:5, 3)`` -> ``36`` (``36/3`` with ``count``).
 
-    With ``count`` every move between piles of the tableau carries its count,
-    ``/1`` included: into an empty column a bare ``36`` reads as the longest
-    run allowed, so only the written count parses back to the same move.
+    With ``count`` the text names the move exactly: every move between piles
+    of the tableau carries its count, ``/1`` included (into an empty column a
+    bare ``36`` reads as the longest run allowed), and a card leaving a
+    foundation names its slot (``h23``: a bare ``h3`` takes the first
+    foundation card that fits).
     """
     if move.src == STOCK or move.dst == STOCK:
         return "s"
+    if count and move.src.kind == "foundation":
+        return f"h{move.src.index + 1}{_pile_code(move.dst)}"
     text = _pile_code(move.src) + _pile_code(move.dst)
     if count and (move.count != 1 or move.src.kind == move.dst.kind == "tableau"):
         return f"{text}/{move.count}"
@@ -78,9 +83,13 @@ def parse_move(text: str, legal: list[Move], family: str) -> Move:
                 return m
         return Move(STOCK, WASTE, 1)
     body, slash, n_text = t.partition("/")
-    if len(body) != 2 or (slash and not (n_text.isdigit() and int(n_text) > 0)):
+    if len(body) == 3 and body[0] == "h" and body[1] in "1234" and not slash:
+        # a card from a named foundation slot
+        src, dst = Pile("foundation", int(body[1]) - 1), _code_pile(body[2], family)
+    elif len(body) != 2 or (slash and not (n_text.isdigit() and int(n_text) > 0)):
         raise InvalidMoveError(f"not a move: {text!r}")
-    src, dst = _code_pile(body[0], family), _code_pile(body[1], family)
+    else:
+        src, dst = _code_pile(body[0], family), _code_pile(body[1], family)
     wanted = int(n_text) if n_text else None
 
     def matches(m: Move) -> bool:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from jielong.cards import DECK, Card
 from jielong.notation import format_move, parse_move, solution_to_json
 from jielong.rules.core import STOCK, WASTE, InvalidMoveError, Move, cell, foundation, tableau
 from jielong.rules.variants import VARIANTS, get_variant, rules_for
@@ -28,7 +29,7 @@ from jielong.rules.variants import VARIANTS, get_variant, rules_for
         (Move(WASTE, STOCK, 17), "s", "s"),
         (Move(WASTE, tableau(2)), "w3", "w3"),
         (Move(WASTE, foundation(0)), "wh", "wh"),
-        (Move(foundation(1), tableau(2)), "h3", "h3"),
+        (Move(foundation(1), tableau(2)), "h3", "h23"),
     ],
 )
 def test_format_move(move: Move, short: str, with_count: str) -> None:
@@ -63,6 +64,27 @@ def test_parse_klondike_stock_and_waste() -> None:
     assert parse_move("7h", legal, "klondike") == Move(tableau(6), foundation(0))
     assert parse_move("w1", legal, "klondike") == Move(WASTE, tableau(0))
     assert parse_move("h2", legal, "klondike") == Move(foundation(0), tableau(1))
+    assert parse_move("h12", legal, "klondike") == Move(foundation(0), tableau(1))
+    # slot 3 holds nothing that fits: read as written, for the rules to refuse
+    assert parse_move("h32", legal, "klondike") == Move(foundation(2), tableau(1))
+
+
+def test_twin_foundation_cards_are_told_apart() -> None:
+    # 5♦ and 5♥ both fit the 6♠ of pile 1: "h1" alone takes the first
+    rules = rules_for("klondike-1")
+    home = {"C": 4, "D": 5, "H": 5}
+    out = [c for c in DECK if c.rank > home.get(c.code()[-1], 0) and c != Card.parse("6S")]
+    pos = rules.from_text(
+        f"Stock: {' '.join(c.code() for c in out)}\nFoundations: 4C 5D 5H -\n: | 6S\n"
+        + ":\n" * 6
+    )
+    legal = rules.legal_moves(pos)
+    down = [m for m in legal if m.src.kind == "foundation"]
+    assert sorted(m.src.index for m in down) == [1, 2]
+    for m in down:
+        assert format_move(m) == "h1"
+        assert parse_move(format_move(m, count=True), legal, "klondike") == m
+    assert [format_move(m, count=True) for m in down] == ["h21", "h31"]
 
 
 def test_parse_long_form() -> None:
@@ -108,12 +130,10 @@ def test_every_legal_move_survives_format_and_parse(variant: str, data: st.DataO
         for m in legal:
             back = parse_move(format_move(m, count=True), legal, family)
             assert back in legal
-            # the notation names "the foundations", not a slot: "7h" takes the
-            # first slot that fits, "h3" the first foundation card that fits
+            # a card going up names "the foundations", not a slot: "7h" takes
+            # the first slot that fits (which slot an ace takes changes nothing)
             if m.dst.kind == "foundation":
                 assert (back.src, back.dst.kind, back.count) == (m.src, "foundation", 1)
-            elif m.src.kind == "foundation":
-                assert (back.src.kind, back.dst, back.count) == ("foundation", m.dst, 1)
             else:
                 assert back == m
             assert parse_move(str(m.src) + " " + str(m.dst) + " " + str(m.count), [], family) == m

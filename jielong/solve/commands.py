@@ -54,7 +54,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         )
     except ModuleNotFoundError as e:
         return _fail(f"no solver for {variant.id} yet ({e.name})")
-    moves = [format_move(m) for m in result.moves]
+    # exact: read back through the notation, these replay the very moves
+    moves = [format_move(m, count=True) for m in result.moves]
     if args.json:
         out: dict[str, Any] = {"status": result.status, "moves": moves}
         out.update(nodes=result.nodes, seconds=round(result.seconds, 4), solver=result.solver)
