@@ -75,8 +75,7 @@ def test_twin_foundation_cards_are_told_apart() -> None:
     home = {"C": 4, "D": 5, "H": 5}
     out = [c for c in DECK if c.rank > home.get(c.code()[-1], 0) and c != Card.parse("6S")]
     pos = rules.from_text(
-        f"Stock: {' '.join(c.code() for c in out)}\nFoundations: 4C 5D 5H -\n: | 6S\n"
-        + ":\n" * 6
+        f"Stock: {' '.join(c.code() for c in out)}\nFoundations: 4C 5D 5H -\n: | 6S\n" + ":\n" * 6
     )
     legal = rules.legal_moves(pos)
     down = [m for m in legal if m.src.kind == "foundation"]
