@@ -427,6 +427,12 @@ def test_unsolvable_deal_is_labelled(page: Any, server: Server, device: str) -> 
     assert page.locator("#status .unsolvable").inner_text() == t("status.unsolvable")
     box = page.locator('.dealbox input[name="deal"]')
     assert box.input_value() == "11982"
+    # keys typed into the deal box are not table commands ("n": a new deal)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    box.press("n")
+    page.wait_for_timeout(500)
+    assert posts == []
     box.fill("11982")
     check = page.locator(".dealbox .deal-check")
     page.wait_for_function("() => document.querySelector('.deal-check').textContent !== ''")

@@ -78,7 +78,8 @@ def test_switch_is_kept_and_sent_with_new_deals(
     if device == "phone":
         body, state = new_deal(page, lambda: page.tap('#actions button[data-act="new"]'))
     else:
-        page.evaluate("() => document.activeElement.blur()")
+        # the switch keeps the focus after the click: letters still command the table
+        assert page.evaluate("() => document.activeElement.id") == "winnable-only"
         body, state = new_deal(page, lambda: page.keyboard.press("n"))
     assert body == {"variant": variant}
     assert page.locator(MARK).count() == (1 if state["winnable"] else 0)
@@ -91,12 +92,11 @@ def test_switch_works_from_the_keyboard(page: Any, server: Server, device: str) 
     page.focus(SWITCH)
     page.keyboard.press("Space")
     assert page.locator(SWITCH).is_checked()
-    # letters are table commands once the switch lets go of the focus
-    page.evaluate("() => document.activeElement.blur()")
+    # letters are table commands while the switch has the focus
     body, state = new_deal(page, lambda: page.keyboard.press("n"))
     assert body == {"variant": "klondike-3", "winnable": True}
     assert state["winnable"] is True
-    page.focus(SWITCH)
+    assert page.evaluate("() => document.activeElement.id") == "winnable-only"
     page.keyboard.press("Space")
     assert not page.locator(SWITCH).is_checked()
 

@@ -2,8 +2,15 @@
 // FreeCell) picks up and drops, letters for the actions.
 import { variant } from "./i18n.js";
 
+// Inputs that take typed text keep their keys; a switch or a button with the
+// focus (after a click, say) leaves the letter commands to the table.
+const NOT_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color"]);
+
 function typing(target) {
-  return target instanceof Element && Boolean(target.closest("input, textarea, select, [contenteditable]"));
+  if (!(target instanceof Element)) return false;
+  if (target.closest("textarea, select, [contenteditable]")) return true;
+  const input = target.closest("input");
+  return Boolean(input) && !NOT_TEXT.has(input.type);
 }
 
 export function attachKeys(board, h) {
