@@ -29,6 +29,8 @@ from jielong.rules.variants import Variant, get_variant, rules_for
 
 StepKind = Literal["move", "auto", "collect", "restart"]
 STEP_KINDS: tuple[StepKind, ...] = ("move", "auto", "collect", "restart")
+MAX_RUN_STEPS = 200
+"""More single-card steps than any run through free cells and empty columns needs."""
 ACTION_TYPES = ("move", "draw", "undo", "restart", "autocomplete_step", "autocollect")
 
 # Draws without reaching a foundation before the finishing simulation gives up:
@@ -227,12 +229,24 @@ class Session:
 
     # -- actions ------------------------------------------------------------
 
-    def act(self, action_type: str, move: Move | None = None, now: int | None = None) -> None:
+    def act(
+        self,
+        action_type: str,
+        move: Move | None = None,
+        now: int | None = None,
+        *,
+        steps: Sequence[Move] | None = None,
+    ) -> None:
         """Perform one action of the HTTP contract by its type."""
         if action_type == "move":
             if move is None:
                 raise ActionError("invalid_request")
-            self.move(move, now)
+            if steps is None:
+                self.move(move, now)
+            else:
+                self.move_by_steps(move, steps, now)
+        elif steps is not None:
+            raise ActionError("invalid_request")
         elif action_type == "draw":
             self.draw(now)
         elif action_type == "undo":
@@ -257,6 +271,34 @@ class Session:
                 details = {"count": move.count, "limit": to_card if target else to_empty}
             raise IllegalAction(reason, **details)
         self._act(Step("move", (move,)), _move_last("move", pos, move), now)
+
+    def move_by_steps(self, move: Move, steps: Sequence[Move], now: int | None = None) -> None:
+        """A run carried one card at a time through free cells and empty
+        columns, as one move and one undo step, however long the run: a hint
+        played on its second click (FreeCell variants whose hint does so).
+        Every step must be legal in turn, and together they must move exactly
+        ``move``'s cards and leave everything else as it was."""
+        if not self.variant.hint_plays_on_second_click:
+            raise ActionError("not_in_variant", action="steps")
+        pos = self.position
+        if not (
+            move.src.kind == move.dst.kind == "tableau"
+            and move.src != move.dst
+            and move.count >= 2
+            and 0 < len(steps) <= MAX_RUN_STEPS
+        ):
+            raise ActionError("bad_run_steps")
+        reason = self.rules.explain(pos, move)
+        if reason is not None and reason is not Illegal.RUN_TOO_LONG:
+            raise IllegalAction(reason)
+        at = pos
+        for step in steps:
+            if step not in self.rules.legal_moves(at):
+                raise ActionError("bad_run_steps")
+            at = self.rules.play(at, step)
+        if at != self.rules.play(pos, move):
+            raise ActionError("bad_run_steps")
+        self._act(Step("move", tuple(steps)), _move_last("move", pos, move), now)
 
     def draw(self, now: int | None = None) -> None:
         """Klondike's click on the stock: draw, or recycle an empty stock."""

@@ -36,3 +36,16 @@ def playout(rules: Any, deal: int, length: int, seed: int, *, calm: bool = False
             legal = [m for m in legal if m.dst.kind != "cell"] or legal
         position = rules.play(position, rng.choice(legal))
     return position
+
+
+# Four cells full, columns 3 and 4 empty: the run 9♠ 8♥ 7♣ 6♦ of column 1
+# goes onto the 10♦ of column 2 one card at a time through the empty columns.
+CARRY = (
+    "Foundations: C-4 D-4 H-4 S-4\nFreecells: KC KD KH KS\n"
+    ": QC 9S 8H 7C 6D\n: TD\n:\n:\n"
+    ": 6C 6H 6S 5D 5H 5S 5C\n: 7D 7H 7S 8C 8D 8S\n: 9C 9D 9H TC TH TS\n"
+    ": JC JD JH JS QD QH QS\n"
+)
+CARRY_STEPS = [
+    (0, 2), (0, 3), (2, 3), (0, 2), (0, 1), (2, 1), (3, 2), (3, 1), (2, 1),
+]  # fmt: skip

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from api_checks import new_game
 from fastapi.testclient import TestClient
+from solver_checks import CARRY, CARRY_STEPS
 
 from jielong.deals import daily_deal, today_utc, unsolvable_deals
 from jielong.rules.core import Illegal
@@ -236,6 +237,47 @@ def test_run_too_long_names_count_and_limit(client: TestClient) -> None:
     unchanged(client, g)
 
 
+def test_a_run_over_the_hand_limit_is_played_by_its_steps(client: TestClient) -> None:
+    # kongdang, no free cell, two empty columns: 3 cards by hand, 4 by steps
+    g = new_game(client, variant="kongdang", position=CARRY)
+    assert g["limits"] == {"to_card": 3, "to_empty": 2}
+    run = {"from": "tableau:0", "to": "tableau:1", "count": 4}
+    steps = [{"from": f"tableau:{a}", "to": f"tableau:{b}"} for a, b in CARRY_STEPS]
+    body = assert_error(act(client, g, type="move", **run), 422, "illegal_move")
+    assert body["error"]["reason"] == "run_too_long"
+    # steps that stop half way, or a wrong run, or steps in another variant
+    assert_error(act(client, g, type="move", **run, steps=steps[:6]), 422, "bad_run_steps")
+    assert_error(
+        act(client, g, type="move", **{**run, "to": "tableau:2"}, steps=steps), 422, "bad_run_steps"
+    )
+    # a run the rules refuse whatever the limit: red 8♥ on red 10♦
+    body = assert_error(
+        act(client, g, type="move", **{**run, "count": 3}, steps=steps), 422, "illegal_move"
+    )
+    assert body["error"]["reason"] == "wrong_colour"
+    assert_error(act(client, g, type="draw", steps=steps), 422, "invalid_request")
+    fc = new_game(client, variant="freecell", position=CARRY)
+    assert_error(act(client, fc, type="move", **run, steps=steps), 422, "not_in_variant")
+    # a step the rules refuse: nothing changes
+    bad = [{"from": "tableau:0", "to": "tableau:1"}, *steps]
+    assert_error(act(client, g, type="move", **run, steps=bad), 422, "bad_run_steps")
+    unchanged(client, g)
+
+    r = act(client, g, type="move", **run, steps=steps)
+    assert r.status_code == 200, r.text
+    moved = r.json()
+    assert moved["version"] == g["version"] + 1 and moved["counters"]["moves"] == 1
+    assert moved["last"]["type"] == "move" and moved["last"]["count"] == 4
+    before = [pile["up"] for pile in g["position"]["tableau"]]
+    after = [pile["up"] for pile in moved["position"]["tableau"]]
+    assert after[0] == ["QC"] and after[1] == ["TD", "9S", "8H", "7C", "6D"]
+    assert after[2:] == before[2:]
+    assert moved["position"]["cells"] == g["position"]["cells"]
+    # one undo step takes the whole run back
+    undone = act(client, moved, type="undo").json()
+    assert undone["position"] == g["position"] and undone["counters"]["moves"] == 0
+
+
 @pytest.mark.parametrize(
     "body",
     [
@@ -334,6 +376,8 @@ def test_hint_answers_a_legal_move(client: TestClient) -> None:
     assert hint["version"] == 1 and hint["kind"] in ("solver", "heuristic")
     assert hint["move"] in g["moves"] and isinstance(hint["source"], str)
     assert len(hint["line"]) <= 20
+    # steps come only with a run over the hand limit, which FreeCell's hint never gives
+    assert hint["steps"] == []
 
 
 def test_hint_errors(client: TestClient) -> None:

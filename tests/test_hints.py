@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
-from solver_checks import assert_wins, playout
+from solver_checks import CARRY, CARRY_STEPS, assert_wins, playout
 
+from jielong.rules.core import Move, tableau
 from jielong.rules.variants import rules_for
 from jielong.solve import fcsolve, freecell, hints
+from jielong.solve.result import SolveResult
 
 
 @pytest.mark.parametrize("variant", ["freecell", "kongdang"])
@@ -20,7 +23,16 @@ def test_hint_moves_are_legal(variant: str, use_fcsolve: bool) -> None:
     for seed in range(5):
         position = playout(rules, 40 + seed, 15, seed, calm=True)
         hint = hints.freecell_hint(rules, position, 5.0, use_fcsolve=use_fcsolve)
-        if hint.kind == "solver":
+        if hint.kind == "solver" and hint.steps:
+            # a run longer than the hand may move, played by its steps
+            assert variant == "kongdang" and hint.move not in rules.legal_moves(position)
+            assert play_all(rules, position, hint.steps) == rules.play(position, hint.move)
+            assert_wins(rules, position, (*hint.steps, *hint.line))
+        elif hint.kind == "solver" and hint.move.count > 1:
+            # a run the hand may move at once
+            assert hint.move in rules.legal_moves(position)
+            assert_wins(rules, rules.play(position, hint.move), hint.line)
+        elif hint.kind == "solver":
             assert hint.move in rules.legal_moves(position)
             assert_wins(rules, position, (hint.move, *hint.line))
         elif hint.kind == "unsolvable":
@@ -88,3 +100,50 @@ def test_klondike_hints_come_from_the_klondike_search() -> None:
         assert hint.move in rules.legal_moves(position)
     else:
         assert hint.kind in ("unsolvable", "no_progress", "none")
+
+
+def play_all(rules: Any, position: Any, moves: Any) -> Any:
+    for m in moves:
+        assert m in rules.legal_moves(position), m
+        position = rules.play(position, m)
+    return position
+
+
+def carry_line(rules: Any) -> tuple[Any, tuple[Move, ...]]:
+    position = rules.from_text(CARRY)
+    steps = tuple(Move(tableau(a), tableau(b)) for a, b in CARRY_STEPS)
+    after = play_all(rules, position, steps)
+    # then the 5♣ home, say
+    return position, (
+        *steps,
+        next(m for m in rules.legal_moves(after) if m.dst.kind == "foundation"),
+    )
+
+
+@pytest.mark.parametrize("variant", ["freecell", "kongdang"])
+def test_a_line_that_starts_with_a_carried_run_is_hinted_as_the_run(variant: str) -> None:
+    rules: Any = rules_for(variant)
+    position, line = carry_line(rules)
+    run = Move(tableau(0), tableau(1), 4)
+    assert hints.leading_run(rules, position, line) == (run, 9)
+    hint = hints._from_result(rules, position, SolveResult("solved", line, solver="test"))
+    assert (hint.kind, hint.move, hint.line) == ("solver", run, line[9:])
+    if variant == "freecell":
+        # (0 + 1) * 2^2 = 4 cards: the hand may move it at once
+        assert run in rules.legal_moves(position) and hint.steps == ()
+    else:
+        # 2^0 * (2 + 1) = 3 cards by hand: the hint plays it by its steps
+        assert run not in rules.legal_moves(position) and hint.steps == line[:9]
+
+
+def test_lines_that_carry_no_run_keep_their_first_move() -> None:
+    rules: Any = rules_for("kongdang")
+    position, line = carry_line(rules)
+    # on the way, 7♣ 6♦ alone went into column 4: a run of two the hand may move
+    assert hints.leading_run(rules, position, line[:6]) == (Move(tableau(0), tableau(3), 2), 3)
+    assert hints.leading_run(rules, position, line[:2]) is None
+    # a card home first: no run can match any more
+    home = next(m for m in rules.legal_moves(position) if m.dst.kind == "foundation")
+    assert hints.leading_run(rules, position, (home, *line)) is None
+    hint = hints._from_result(rules, position, SolveResult("solved", line[:2], solver="test"))
+    assert (hint.move, hint.line, hint.steps) == (line[0], line[1:2], ())

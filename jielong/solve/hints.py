@@ -3,7 +3,10 @@
 FreeCell: Freecell Solver first when it is installed, then the own solver with
 the time left; when neither answers in time, a heuristic move.  ``unsolvable``
 comes only from an exhaustive search, ``none`` when there is no legal move.
-Klondike hints come from :func:`jielong.solve.klondike.hint`.
+Solvers answer in single-card moves; a line that starts by carrying a run
+through free cells and empty columns is hinted as that run (a move the hand
+may make, or, in a variant whose hint plays on a second click, a run played
+by its steps).  Klondike hints come from :func:`jielong.solve.klondike.hint`.
 
 :func:`compute_hint` takes only picklable arguments, so a server may run it in
 a process-pool worker and drop the answer when the player moves first.
@@ -15,7 +18,8 @@ import time
 from importlib import import_module
 from typing import Any
 
-from jielong.rules.freecell import FreeCell, FreeCellPosition
+from jielong.rules.core import Move
+from jielong.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
 from jielong.rules.variants import get_variant, rules_for
 from jielong.solve import freecell as own
 from jielong.solve.result import Hint, SolveResult
@@ -24,8 +28,48 @@ FCSOLVE_SHARE = 0.4
 """Part of the deadline given to Freecell Solver before the own solver runs."""
 
 
-def _from_result(result: SolveResult) -> Hint | None:
+RUN_SCAN = 64
+"""How many moves at the start of a solver's line are searched for a run."""
+
+
+def leading_run(
+    rules: FreeCell, position: FreeCellPosition, line: tuple[Move, ...]
+) -> tuple[Move, int] | None:
+    """When ``line`` starts by carrying a run of two or more cards from one
+    column onto another (one card at a time, through free cells and empty
+    columns, everything else as it was), that run as one move and how many
+    of the line's moves carry it: the longest such run, since carrying a
+    long run carries shorter ones on the way."""
+    if len(line) < 3 or line[0].src.kind != "tableau":
+        return None
+    a = line[0].src.index
+    longest = ordered_run_length(position.tableau[a])
+    found = None
+    pos = position
+    for used, move in enumerate(line[:RUN_SCAN], start=1):
+        if move.count != 1 or move.dst.kind == "foundation":
+            break  # a card gone home never comes back: no run can match after it
+        pos = rules.play(pos, move)
+        if used < 3 or move.dst.kind != "tableau" or move.dst.index == a:
+            continue
+        for n in range(2, longest + 1):
+            run = Move(line[0].src, move.dst, n)
+            if pos == rules.play(position, run):
+                found = run, used
+    return found
+
+
+def _from_result(rules: FreeCell, position: FreeCellPosition, result: SolveResult) -> Hint | None:
     if result.status == "solved" and result.moves:
+        found = leading_run(rules, position, result.moves)
+        if found is not None:
+            run, used = found
+            rest = result.moves[used:]
+            if run in rules.legal_moves(position):
+                return Hint("solver", run, rest, result.solver)
+            if rules.variant.hint_plays_on_second_click:
+                # longer than the hand may move: played by its steps
+                return Hint("solver", run, rest, result.solver, steps=result.moves[:used])
         return Hint("solver", result.moves[0], result.moves[1:], result.solver)
     if result.status == "unsolvable":
         return Hint("unsolvable", None, (), result.solver)
@@ -64,13 +108,15 @@ def freecell_hint(
 
         if fcsolve.available():
             hint = _from_result(
-                fcsolve.solve(rules, position, max_seconds=deadline_seconds * FCSOLVE_SHARE)
+                rules,
+                position,
+                fcsolve.solve(rules, position, max_seconds=deadline_seconds * FCSOLVE_SHARE),
             )
             if hint is not None:
                 return hint
     left = deadline_seconds - (time.monotonic() - start)
     if left > 0:
-        hint = _from_result(own.solve(rules, position, max_seconds=left))
+        hint = _from_result(rules, position, own.solve(rules, position, max_seconds=left))
         if hint is not None:
             return hint
     return heuristic_move(rules, position)

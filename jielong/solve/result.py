@@ -40,9 +40,16 @@ class Hint:
     in time; ``unsolvable``: proven that the game cannot be won from here;
     ``no_progress``: proven that no sequence of moves makes progress (Klondike);
     ``none``: no legal move at all.
+
+    ``steps``, when not empty, are the single-card moves through free cells
+    and empty columns that carry ``move``, a run of several cards (FreeCell);
+    ``line`` then goes on after them.  Such a run may be longer than the hand
+    may move at once: a variant whose hint plays on a second click plays it
+    by its steps.
     """
 
     kind: HintKind
     move: Move | None = None
     line: tuple[Move, ...] = field(default=())
     source: str = ""
+    steps: tuple[Move, ...] = field(default=())

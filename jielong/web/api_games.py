@@ -22,7 +22,7 @@ from jielong.deals import (
 )
 from jielong.rules.core import InvalidMoveError, Move, Pile, PositionParseError
 from jielong.rules.variants import VARIANTS, get_variant
-from jielong.session import ActionError, Session, now_ms
+from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.app import ApiError
 from jielong.web.daily import DailyDeals
@@ -57,6 +57,14 @@ class GameCreate(BaseModel):
     )
 
 
+class MoveStep(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: str = Field(alias="from", max_length=32)
+    to: str = Field(max_length=32)
+    count: Annotated[StrictInt, Field(ge=1, le=52)] = 1
+
+
 class Action(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
@@ -65,6 +73,12 @@ class Action(BaseModel):
     from_: str | None = Field(None, alias="from", max_length=32)
     to: str | None = Field(None, max_length=32)
     count: Annotated[StrictInt, Field(ge=1, le=52)] = 1
+    steps: list[MoveStep] | None = Field(
+        None,
+        max_length=MAX_RUN_STEPS,
+        description="with a run move: the single-card moves that carry it, as a hint "
+        "of a variant whose hint plays on a second click gives them",
+    )
 
 
 class ClockReport(BaseModel):
@@ -229,15 +243,20 @@ def act(game_id: str, body: Action, request: Request) -> JSONResponse:
     if record.version != body.version:
         raise _stale(record, request)
     move = None
+    steps: list[Move] | None = None
     if body.type == "move":
         if body.from_ is None or body.to is None:
             raise ApiError(422, "invalid_request", {"detail": "from, to"})
         try:
             move = Move(Pile.parse(body.from_), Pile.parse(body.to), body.count)
+            if body.steps is not None:
+                steps = [Move(Pile.parse(m.from_), Pile.parse(m.to), m.count) for m in body.steps]
         except InvalidMoveError as e:
             raise ApiError(422, "invalid_request", {"detail": str(e)}) from None
+    elif body.steps is not None:
+        raise ApiError(422, "invalid_request", {"detail": "steps"})
     try:
-        record.session.act(body.type, move)
+        record.session.act(body.type, move, steps=steps)
     except ActionError as e:
         details = {k: v for k, v in e.params.items() if k in ("reason", "count", "limit")}
         raise ApiError(422, e.code, e.params, details=details) from None

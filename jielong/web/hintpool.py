@@ -56,6 +56,8 @@ def compute(variant_id: str, position: Any, deadline_seconds: float) -> dict[str
         # the start of the line is enough to preview; a whole solution can
         # run to hundreds of moves
         "line": [m.to_json() for m in hint.line[:LINE_PREVIEW]],
+        # the single-card moves that carry a run "move" (see Hint.steps)
+        "steps": [m.to_json() for m in hint.steps],
         "source": hint.source,
     }
 

@@ -25,6 +25,7 @@ from board_driver import (
     wait_board,
 )
 from conftest import Server, screenshot
+from solver_checks import CARRY, CARRY_STEPS
 
 from jielong.cards import DECK
 from jielong.rules.core import Move
@@ -378,6 +379,42 @@ def test_hint_shows_a_move(page: Any, server: Server, device: str, variant: str)
         page.locator('#actions button[data-act="hint"]').click()
         wait_board(page, start["version"] + 1)
         assert assert_drawn(page, server, gid)["counters"]["moves"] == 1
+
+
+def test_kongdang_hint_plays_a_long_run_by_its_steps(
+    page: Any, server: Server, device: str
+) -> None:
+    if device == "phone":
+        pytest.skip("hints are checked at desktop size")
+    status, game = server.api("POST", "/api/games", {"variant": "kongdang", "position": CARRY})
+    assert status == 201 and game["limits"]["to_card"] == 3
+    gid = open_game(page, f"/play/kongdang?game={game['id']}")
+    run = {"from": "tableau:0", "to": "tableau:1", "count": 4}
+    steps = [{"from": f"tableau:{a}", "to": f"tableau:{b}", "count": 1} for a, b in CARRY_STEPS]
+    # the answer is fixed here: which line a solver finds first may vary
+    answer = {"version": game["version"], "kind": "solver", "move": run, "line": []}
+    page.route(
+        "**/api/games/*/hint",
+        lambda route: route.fulfill(
+            json={**answer, "steps": steps, "source": "fcsolve"}, status=200
+        ),
+    )
+    page.locator('#actions button[data-act="hint"]').click()
+    page.locator('[data-pile="tableau:0"].hint-from').wait_for()
+    assert page.locator('[data-pile="tableau:1"].hint-dst').count() == 1
+    # four cards by a second click, where the hand may move three
+    with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
+        page.locator('#actions button[data-act="hint"]').click()
+    assert json.loads(sent.value.post_data) == {
+        "version": game["version"],
+        "type": "move",
+        **run,
+        "steps": steps,
+    }
+    wait_board(page, game["version"] + 1, gid)
+    state = assert_drawn(page, server, gid)
+    assert state["counters"]["moves"] == 1
+    assert state["position"]["tableau"][1]["up"] == ["TD", "9S", "8H", "7C", "6D"]
 
 
 def test_language_switch(page: Any, server: Server, device: str) -> None:

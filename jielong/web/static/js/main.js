@@ -212,7 +212,8 @@ async function hint() {
   const shown = view.hint;
   if (variant.hintPlaysOnSecondClick && shown?.move && shown.version === game.version) {
     view.hint = null;
-    return sendMove(shown.move);
+    // a run longer than the hand may move comes with the single-card steps that carry it
+    return sendMove(shown.steps?.length ? { ...shown.move, steps: shown.steps } : shown.move);
   }
   cancelHint();
   const ctl = new AbortController();
