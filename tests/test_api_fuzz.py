@@ -18,7 +18,9 @@ from schemathesis.checks import not_a_server_error
 
 from jielong.web.app import Settings, create_app
 
-_DB = Path(tempfile.mkdtemp(prefix="jielong-fuzz-")) / "games.sqlite3"
+# removed when the test process ends (the schema needs the app at import)
+_TEMP = tempfile.TemporaryDirectory(prefix="jielong-fuzz-")
+_DB = Path(_TEMP.name) / "games.sqlite3"
 app = create_app(Settings(database=f"sqlite:///{_DB}", hint_workers=1, hint_seconds=0.5))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
