@@ -69,6 +69,8 @@ class Step:
             return len(self.moves)
         if self.kind == "restart":
             return 0
+        if len(self.moves) > 1:
+            return 1  # a run played by its steps
         src, dst, _ = self.moves[0]
         return 0 if src.kind == "cell" and dst.kind == "cell" else 1
 
