@@ -14,6 +14,7 @@ library is missing, :func:`available` is false and :func:`solve` raises
 
 from __future__ import annotations
 
+import atexit
 import time
 from functools import cache
 from typing import Any
@@ -42,6 +43,9 @@ def available() -> bool:
 
 
 _SOLVERS: dict[str, Any] = {}
+# Free the kept solvers while the binding still works: left to the interpreter's
+# shutdown, their finalizers may run after cffi's own state is gone.
+atexit.register(_SOLVERS.clear)
 
 
 def _solver(preset: str) -> Any:
