@@ -402,6 +402,10 @@ def test_kongdang_hint_plays_a_long_run_by_its_steps(
     page.locator('#actions button[data-act="hint"]').click()
     page.locator('[data-pile="tableau:0"].hint-from').wait_for()
     assert page.locator('[data-pile="tableau:1"].hint-dst').count() == 1
+    # the bar says how many cards the run carries: one more than the hand may move
+    run_text = t("overlay.run", card="♠9", n=4)
+    assert run_text in page.locator("#hintbar .bar").inner_text()
+    screenshot(page, f"kongdang-{device}-run-hint")
     # four cards by a second click, where the hand may move three
     with page.expect_request(lambda r: r.url.endswith("/actions")) as sent:
         page.locator('#actions button[data-act="hint"]').click()

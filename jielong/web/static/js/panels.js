@@ -75,8 +75,11 @@ export function hintbarHTML(game, view) {
   if (h.kind === "unsolvable") return `<div class="bar warn"><span>${t("hint.unsolvable")}</span>${exits(list, game)}</div>`;
   if (h.move) {
     const up = faceUp(game, h.move.from);
-    const card = up.length >= h.move.count ? ` ${shortCard(up[up.length - h.move.count])}` : "";
-    const text = t("hint.move", { from: pileName(h.move.from) + card, to: pileName(h.move.to) });
+    const n = h.move.count;
+    const first = up.length >= n ? shortCard(up[up.length - n]) : "";
+    // a run says how many cards it carries: it may be more than the hand moves
+    const what = first && n > 1 ? t("overlay.run", { card: first, n }) : first;
+    const text = t("hint.move", { from: pileName(h.move.from) + (what ? ` ${what}` : ""), to: pileName(h.move.to) });
     const again = variant.hintPlaysOnSecondClick ? ` <span class="again">${t("hint.again")}</span>` : "";
     return `<div class="bar info"><span>${text}${again}</span></div>`;
   }
