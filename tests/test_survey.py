@@ -73,9 +73,14 @@ def test_interrupted_run_resumes(tmp_path: Path) -> None:
 def test_dask_cluster(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "r.txt"
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
+    dask = pytest.importorskip("dask")
+    with (
+        # its scratch files in the test's directory, not in /tmp/dask-scratch-space
+        dask.config.set({"temporary-directory": str(tmp_path)}),
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+    ):
         summary = survey(
             "freecell", 20, 24, out, dask_address=cluster.scheduler_address, progress=False
         )
