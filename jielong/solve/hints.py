@@ -43,6 +43,7 @@ def leading_run(
     if len(line) < 3 or line[0].src.kind != "tableau":
         return None
     a = line[0].src.index
+    size = len(position.tableau[a])
     longest = ordered_run_length(position.tableau[a])
     found = None
     pos = position
@@ -52,7 +53,8 @@ def leading_run(
         pos = rules.play(pos, move)
         if used < 3 or move.dst.kind != "tableau" or move.dst.index == a:
             continue
-        for n in range(2, longest + 1):
+        n = size - len(pos.tableau[a])  # the only run that can have left column a
+        if 2 <= n <= longest:
             run = Move(line[0].src, move.dst, n)
             if pos == rules.play(position, run):
                 found = run, used
