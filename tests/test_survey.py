@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from jielong.solve import fcsolve
+from jielong.cli import main
+from jielong.rules.variants import rules_for
+from jielong.solve import fcsolve, klondike
 from jielong.solve.survey import Budget, SurveyError, read_results, solve_deal, survey
 
 
@@ -29,6 +31,26 @@ def test_local_processes(tmp_path: Path) -> None:
         assert 1 <= number <= 6
         assert status == "solved" and moves > 0 and nodes >= 0 and seconds >= 0
         assert solver == "own"
+
+
+def test_klondike_survey_agrees_with_the_solver(tmp_path: Path) -> None:
+    out = tmp_path / "k.txt"
+    summary = survey(
+        "klondike-3", 1, 8, out, workers=1, budget=Budget(max_seconds=10), progress=False
+    )
+    assert summary.done == 8
+    results = read_results(out)
+    rules = rules_for("klondike-3")
+    for number in range(1, 9):
+        _, status, moves, _, _, solver = results[number]
+        assert solver == "own"
+        assert status == klondike.solve(rules, rules.deal(number), max_seconds=10).status
+        assert (moves > 0) == (status == "solved")
+    assert results[7][1] == "unsolvable"  # lost from the start
+    # the command line, resuming the same file
+    code = main(["survey", "klondike-3", "1", "10", "--out", str(out), "--workers", "1", "--quiet"])
+    assert code == 0 and sorted(read_results(out)) == list(range(1, 11))
+    assert len(_lines(out)) == 10  # deals 1..8 were not solved again
 
 
 def test_resume_skips_done_deals_and_a_torn_line(tmp_path: Path) -> None:
