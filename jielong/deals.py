@@ -143,7 +143,7 @@ class DealId:
     def parse(cls, text: str) -> DealId:
         from jielong.rules.variants import VARIANTS
 
-        m = re.fullmatch(r"\s*([a-z0-9-]+?)-(\d{1,20})\s*", text.lower())
+        m = re.fullmatch(r"\s*([a-z0-9-]+?)-([0-9]{1,20})\s*", text.lower())
         if not m or m.group(1) not in VARIANTS:
             raise DealError(f"not a deal id: {text!r}")
         deal = cls(m.group(1), int(m.group(2)))

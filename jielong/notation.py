@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jielong.rules.core import STOCK, WASTE, InvalidMoveError, Move, Pile
+from jielong.rules.core import STOCK, WASTE, InvalidMoveError, Move, Pile, is_ascii_number
 
 _CELL_LETTERS = "abcd"
 
@@ -55,7 +55,7 @@ def format_move(move: Move, *, count: bool = False) -> str:
 
 
 def _code_pile(ch: str, family: str) -> Pile:
-    if ch.isdigit() and ch != "0":
+    if ch in "123456789":
         return Pile("tableau", int(ch) - 1)
     if ch == "h":
         return Pile("foundation", -1)  # resolved against the legal moves
@@ -73,7 +73,7 @@ def parse_move(text: str, legal: list[Move], family: str) -> Move:
     t = text.strip().lower()
     parts = t.split()
     if len(parts) in (2, 3):
-        if len(parts) == 3 and not parts[2].isdigit():
+        if len(parts) == 3 and not is_ascii_number(parts[2], 2):
             raise InvalidMoveError(f"a move's count is a whole number: {text!r}")
         count = int(parts[2]) if len(parts) == 3 else 1
         return Move.from_json({"from": parts[0], "to": parts[1], "count": count})
@@ -86,7 +86,7 @@ def parse_move(text: str, legal: list[Move], family: str) -> Move:
     if len(body) == 3 and body[0] == "h" and body[1] in "1234" and not slash:
         # a card from a named foundation slot
         src, dst = Pile("foundation", int(body[1]) - 1), _code_pile(body[2], family)
-    elif len(body) != 2 or (slash and not (n_text.isdigit() and int(n_text) > 0)):
+    elif len(body) != 2 or (slash and not (is_ascii_number(n_text, 2) and int(n_text) > 0)):
         raise InvalidMoveError(f"not a move: {text!r}")
     else:
         src, dst = _code_pile(body[0], family), _code_pile(body[1], family)

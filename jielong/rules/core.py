@@ -34,9 +34,16 @@ class Pile(NamedTuple):
         kind, sep, index = str(text).partition(":")
         if kind in ("stock", "waste") and not sep:
             return cls(kind, 0)
-        if kind in ("foundation", "tableau", "cell") and sep and index.isdigit() and len(index) < 3:
+        # ASCII digits only: str.isdigit() also takes "²" and "٣"
+        if kind in ("foundation", "tableau", "cell") and sep and is_ascii_number(index, 2):
             return cls(kind, int(index))
         raise InvalidMoveError(f"not a pile id: {text!r}")
+
+
+def is_ascii_number(text: str, max_digits: int) -> bool:
+    """Whether ``text`` is 1 to ``max_digits`` ASCII digits and nothing else
+    (``int()`` would also take other scripts' digits, spaces, signs and ``_``)."""
+    return 0 < len(text) <= max_digits and text.isascii() and text.isdigit()
 
 
 STOCK = Pile("stock", 0)

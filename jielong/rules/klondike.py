@@ -31,11 +31,14 @@ from jielong.rules.core import (
     foundation,
     foundation_accepts,
     foundation_targets,
+    is_ascii_number,
     tableau,
 )
 from jielong.rules.variants import Variant
 
 PILES = 7
+# a position text's recycle count: a game recycles a few hundred times at most
+MAX_RECYCLES_DIGITS = 6
 _TABLEAU = tuple(tableau(i) for i in range(PILES))
 _FOUNDATION = tuple(foundation(i) for i in range(4))
 
@@ -319,6 +322,10 @@ class Klondike:
                 elif key == "waste":
                     waste = parse_cards(rest)
                 elif key == "recycles":
+                    if not is_ascii_number(rest.strip(), MAX_RECYCLES_DIGITS):
+                        raise PositionParseError(
+                            f"Recycles: is a whole number below 10^{MAX_RECYCLES_DIGITS}"
+                        )
                     recycles = int(rest)
                 elif key == "foundations":
                     tops = rest.split()

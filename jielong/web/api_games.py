@@ -32,7 +32,7 @@ from jielong.web.winnable import WinnableDeals, WinnablePool
 router = APIRouter(prefix="/api", tags=["games"])
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 MAX_VERSION = 2**31 - 1
 
 Version = Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
@@ -198,9 +198,13 @@ def _new_session(
         if body.deal is not None or body.daily:
             raise ApiError(422, "invalid_request", {"detail": "position with deal or daily"})
         try:
-            return Session(variant, start_text=body.position), None
+            session = Session(variant, start_text=body.position)
         except (PositionParseError, ValueError) as e:
             raise ApiError(400, "bad_position", {"detail": str(e)}) from None
+        if session.is_won():
+            # nothing left to play, and a win that was never played
+            raise ApiError(400, "bad_position", {"detail": "the position is already won"})
+        return session, None
     if body.daily:
         date = parse_date(body.date)
         existing = store.find_daily(player, variant, date)
