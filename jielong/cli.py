@@ -9,9 +9,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from jielong.cards import format_cards
-from jielong.deals import DealError, check_deal_number, klondike_deal
+from jielong.catalogue import check_deal_number
 from jielong.rules.core import IllegalMoveError, InvalidMoveError, play_checked
 from jielong.rules.variants import VARIANTS, get_variant, rules_for
+from jielong.shuffles import DealError, klondike_deal
 
 Handler = Callable[[argparse.Namespace], int]
 

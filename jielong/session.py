@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from jielong.deals import check_deal_number
+from jielong.catalogue import check_deal_number
 from jielong.rules.core import Illegal, Move, Pile, Rules
 from jielong.rules.freecell import FreeCellPosition
 from jielong.rules.klondike import KlondikePosition

@@ -14,7 +14,7 @@ from api_checks import new_game
 from fastapi.testclient import TestClient
 from solver_checks import CARRY, CARRY_STEPS
 
-from jielong.deals import daily_deal, today_utc, unsolvable_deals
+from jielong.catalogue import daily_deal, today_utc, unsolvable_deals
 from jielong.rules.core import Illegal
 from jielong.rules.variants import VARIANTS, rules_for
 from jielong.web import app as app_module

@@ -9,8 +9,9 @@ from types import ModuleType
 import pytest
 
 import jielong.cards
-import jielong.deals
+import jielong.catalogue
 import jielong.notation
+import jielong.shuffles
 from jielong.cards import (
     DECK,
     Card,
@@ -105,7 +106,9 @@ def test_card_lists() -> None:
     assert parse_cards("") == ()
 
 
-@pytest.mark.parametrize("module", [jielong.cards, jielong.deals, jielong.notation])
+@pytest.mark.parametrize(
+    "module", [jielong.cards, jielong.shuffles, jielong.catalogue, jielong.notation]
+)
 def test_doctests(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0

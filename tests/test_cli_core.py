@@ -15,8 +15,8 @@ import pytest
 
 from jielong.cards import Card
 from jielong.cli import main, play_loop
-from jielong.deals import freecell_deal, klondike_deal
 from jielong.rules.variants import rules_for
+from jielong.shuffles import freecell_deal, klondike_deal
 
 MSFC = shutil.which("make-microsoft-freecell-board")
 FC_SOLVE = shutil.which("fc-solve")

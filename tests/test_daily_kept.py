@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from jielong import deals
+from jielong import catalogue
 from jielong.web import daily as daily_module
 from jielong.web.app import Settings, create_app
 
@@ -28,11 +28,11 @@ def test_a_daily_deal_once_served_survives_a_new_choice(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "daily.sqlite3"
-    today = deals.today_utc()
+    today = catalogue.today_utc()
     tomorrow = today + dt.timedelta(days=1)
     month_ago = today - dt.timedelta(days=30)
     first = served(db, "klondike-3", today)
-    assert first == deals.daily_deal("klondike-3", today)
+    assert first == catalogue.daily_deal("klondike-3", today)
 
     # an upgrade that chooses another deal for every date
     monkeypatch.setattr(daily_module, "daily_deal", lambda variant, date: 77)

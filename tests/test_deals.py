@@ -11,21 +11,18 @@ import subprocess
 import pytest
 
 from jielong.cards import Card
-from jielong.deals import (
+from jielong.catalogue import (
     CATALOGUE_SIZE,
     DAILY_KLONDIKE_NODES,
-    MAX_FREECELL_DEAL,
-    DealError,
     DealId,
     daily_deal,
     daily_start,
-    freecell_deal,
     is_unsolvable,
-    klondike_deal,
     klondike_winnable,
     unsolvable_deals,
 )
 from jielong.rules.klondike import Klondike
+from jielong.shuffles import MAX_FREECELL_DEAL, DealError, freecell_deal, klondike_deal
 
 pysol_cards = pytest.importorskip("pysol_cards")
 from pysol_cards.cards import CardRenderer  # noqa: E402

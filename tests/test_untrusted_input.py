@@ -11,10 +11,11 @@ import pytest
 from api_checks import new_game
 from fastapi.testclient import TestClient
 
-from jielong.deals import DealError, DealId
+from jielong.catalogue import DealId
 from jielong.notation import parse_move
 from jielong.rules.core import InvalidMoveError, Pile
 from jielong.rules.variants import rules_for
+from jielong.shuffles import DealError
 from jielong.web.app import Settings, create_app
 
 # other scripts' digits that str.isdigit() and int() accept

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from api_checks import new_game
 from fastapi.testclient import TestClient
 
-from jielong.deals import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_deals
+from jielong.catalogue import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_deals
 from jielong.rules.klondike import Klondike
 from jielong.rules.variants import rules_for
 from jielong.solve.klondike import find_win

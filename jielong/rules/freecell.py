@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from jielong.cards import Card, Suit, format_cards, parse_cards
 from jielong.cards import fits_on_tableau as _fits
-from jielong.deals import freecell_deal
 from jielong.rules.core import (
     FITS_ON,
     TAKES,
@@ -33,6 +32,7 @@ from jielong.rules.core import (
     tableau,
 )
 from jielong.rules.variants import Variant
+from jielong.shuffles import freecell_deal
 
 COLUMNS = 8
 CELLS = 4

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jielong.cards import Card, format_cards, parse_cards
-from jielong.deals import klondike_deal
 from jielong.rules.core import (
     STOCK,
     TAKES,
@@ -35,6 +34,7 @@ from jielong.rules.core import (
     tableau,
 )
 from jielong.rules.variants import Variant
+from jielong.shuffles import klondike_deal
 
 PILES = 7
 # a position text's recycle count: a game recycles a few hundred times at most

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from jielong.deals import check_deal_number
+from jielong.catalogue import check_deal_number
 from jielong.rules.core import PositionParseError
 from jielong.rules.variants import VARIANTS, get_variant, rules_for
 

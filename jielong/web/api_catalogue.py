@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from jielong.deals import CATALOGUE_SIZE, is_unsolvable
+from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.api_games import parse_date, variant_or_error

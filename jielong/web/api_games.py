@@ -11,9 +11,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.concurrency import run_in_threadpool
 
-from jielong.deals import (
+from jielong.catalogue import (
     CATALOGUE_SIZE,
-    DealError,
     DealId,
     check_deal_number,
     is_unsolvable,
@@ -23,6 +22,7 @@ from jielong.deals import (
 from jielong.rules.core import InvalidMoveError, Move, Pile, PositionParseError
 from jielong.rules.variants import VARIANTS, get_variant
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
+from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.app import ApiError
 from jielong.web.daily import DailyDeals

@@ -27,7 +27,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jielong.deals import today_utc
+from jielong.catalogue import today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.daily import DailyDeals

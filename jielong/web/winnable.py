@@ -1,6 +1,6 @@
 """Winnable Klondike deals for the "winnable deals only" option.
 
-A deal qualifies when :func:`jielong.deals.klondike_winnable` accepts it: the
+A deal qualifies when :func:`jielong.catalogue.klondike_winnable` accepts it: the
 solver's deterministic win search wins it with every card known.  A refused
 deal can cost about a second of CPU, so :class:`WinnablePool` keeps a few
 checked deal numbers per Klondike variant, found by one background thread
@@ -24,7 +24,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from jielong.deals import klondike_winnable, random_deal
+from jielong.catalogue import klondike_winnable, random_deal
 from jielong.rules.variants import VARIANTS
 from jielong.store import insert_once, winnable_deals
 

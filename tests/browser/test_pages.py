@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from jielong.deals import daily_deal, today_utc
+from jielong.catalogue import daily_deal, today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.web.i18n import LANGUAGES
 from jielong.web.i18n import from_accept_language as accept_language
