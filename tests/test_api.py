@@ -389,6 +389,22 @@ def test_hint_errors(client: TestClient) -> None:
     assert_error(client.post(f"/api/games/{g['id']}/hint", json={}), 422, "invalid_request")
 
 
+def test_hints_follow_their_line_and_know_lost_deals(client: TestClient) -> None:
+    g = new_game(client, variant="freecell", deal=617)
+    first = client.post(f"/api/games/{g['id']}/hint", json={"version": 1}).json()
+    assert first["kind"] == "solver" and first["win_chance"] == 1.0 and first["samples"] == 0
+    m = first["move"]
+    g = act(client, g, type="move", **{"from": m["from"], "to": m["to"], "count": m["count"]})
+    g = g.json()
+    # the player followed it: the next hint is the next move of the same line
+    second = client.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]}).json()
+    assert second["move"] == first["line"][0] and second["line"][:19] == first["line"][1:]
+    lost = new_game(client, variant="kongdang", deal=11982)
+    assert lost["unsolvable"]
+    hint = client.post(f"/api/games/{lost['id']}/hint", json={"version": 1}).json()
+    assert hint["kind"] == "unsolvable" and hint["move"] is None and hint["win_chance"] == 0.0
+
+
 # -- catalogue -----------------------------------------------------------------------
 
 

@@ -8,6 +8,13 @@ through free cells and empty columns is hinted as that run (a move the hand
 may make, or, in a variant whose hint plays on a second click, a run played
 by its steps).  Klondike hints come from :func:`jielong.solve.klondike.hint`.
 
+A hint goes on with its line: when the position lies on the line the previous
+hint of the game computed (the player followed it), the next hint is that
+line's next move, with no new search.  Two solvers may find different lines
+from neighbouring positions, and hints taken afresh from each could undo one
+another for ever.  A fresh search never proposes a move back to a position the
+game has already been in.
+
 :func:`compute_hint` takes only picklable arguments, so a server may run it in
 a process-pool worker and drop the answer when the player moves first.
 """
@@ -15,18 +22,24 @@ a process-pool worker and drop the answer when the player moves first.
 from __future__ import annotations
 
 import time
-from importlib import import_module
+from dataclasses import replace
 from typing import Any
 
-from jielong.rules.core import Move
+from jielong.rules.core import Move, Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
+from jielong.rules.klondike import Klondike
 from jielong.rules.variants import get_variant, rules_for
 from jielong.solve import freecell as own
+from jielong.solve import klondike
 from jielong.solve.result import Hint, SolveResult
 
 FCSOLVE_SHARE = 0.4
 """Part of the deadline given to Freecell Solver before the own solver runs."""
 
+
+OWN_AFTER_FCSOLVE = 0.3
+"""Seconds at most the own solver gets to find a shorter line once Freecell
+Solver has found one."""
 
 RUN_SCAN = 64
 """How many moves at the start of a solver's line are searched for a run."""
@@ -68,31 +81,120 @@ def _from_result(rules: FreeCell, position: FreeCellPosition, result: SolveResul
             run, used = found
             rest = result.moves[used:]
             if run in rules.legal_moves(position):
-                return Hint("solver", run, rest, result.solver)
+                return Hint("solver", run, rest, result.solver, win_chance=1.0)
             if rules.variant.hint_plays_on_second_click:
                 # longer than the hand may move: played by its steps
-                return Hint("solver", run, rest, result.solver, steps=result.moves[:used])
-        return Hint("solver", result.moves[0], result.moves[1:], result.solver)
+                steps = result.moves[:used]
+                return Hint("solver", run, rest, result.solver, steps=steps, win_chance=1.0)
+        return Hint("solver", result.moves[0], result.moves[1:], result.solver, win_chance=1.0)
     if result.status == "unsolvable":
-        return Hint("unsolvable", None, (), result.solver)
+        return Hint("unsolvable", None, (), result.solver, win_chance=0.0)
     return None
 
 
-def heuristic_move(rules: FreeCell, position: FreeCellPosition) -> Hint:
-    """The legal move whose result the search's heuristic likes best."""
+def heuristic_move(
+    rules: FreeCell, position: FreeCellPosition, seen: frozenset[Any] = frozenset()
+) -> Hint:
+    """The legal move whose result the search's heuristic likes best, among
+    those that do not bring back a position in ``seen`` when there are any."""
     legal = rules.legal_moves(position)
     if not legal:
         return Hint("none")
     best = None
-    best_score = 0
+    best_score = (False, 0)
     for move in legal:
         if move.src.kind == "cell" and move.dst.kind == "cell":
             continue
-        cols, cells, found = own.initial_state(rules.play(position, move))
-        score = own.estimate(cols, cells, found)
+        after = rules.play(position, move)
+        cols, cells, found = own.initial_state(after)
+        score = (after in seen, own.estimate(cols, cells, found))
         if best is None or score < best_score:
             best, best_score = move, score
     return Hint("heuristic", best or legal[0], (), "heuristic")
+
+
+def _after(rules: FreeCell, position: FreeCellPosition, hint: Hint) -> FreeCellPosition:
+    """The position a FreeCell hint's move leads to."""
+    assert hint.move is not None
+    after: FreeCellPosition = (
+        play_all(rules, position, hint.steps) if hint.steps else rules.play(position, hint.move)
+    )
+    return after
+
+
+def play_all(rules: Rules[Any], position: Any, moves: tuple[Move, ...]) -> Any:
+    for move in moves:
+        position = rules.play(position, move)
+    return position
+
+
+def _solver_lines(
+    rules: FreeCell, position: FreeCellPosition, deadline: float, use_fcsolve: bool
+) -> list[SolveResult]:
+    """What the solvers answer before ``deadline`` (a monotonic time): Freecell
+    Solver with part of the time, then the own solver with the rest, or, when
+    Freecell Solver found a line, briefly, to look for a shorter one."""
+    found: list[SolveResult] = []
+    if use_fcsolve:
+        from jielong.solve import fcsolve
+
+        if fcsolve.available():
+            left = deadline - time.monotonic()
+            found.append(fcsolve.solve(rules, position, max_seconds=left * FCSOLVE_SHARE))
+    left = deadline - time.monotonic()
+    if found and found[0].status != "unknown":
+        if found[0].status == "unsolvable":
+            return found  # an exhaustive search's proof
+        left = min(left, OWN_AFTER_FCSOLVE)
+    if left > 0:
+        found.append(own.solve(rules, position, max_seconds=left))
+    return found
+
+
+def _fresh_hint(
+    rules: FreeCell,
+    position: FreeCellPosition,
+    deadline: float,
+    use_fcsolve: bool,
+) -> Hint | None:
+    """A solver's hint: the shorter line when both solvers found one, else
+    a proof, else ``None``."""
+    results = _solver_lines(rules, position, deadline, use_fcsolve)
+    solved = [r for r in results if r.status == "solved"]
+    if solved:
+        best = min(solved, key=lambda r: len(r.moves))
+        return _from_result(rules, position, best)
+    for r in results:
+        if r.status == "unsolvable":
+            return _from_result(rules, position, r)
+    return None
+
+
+def _avoiding_seen(
+    rules: FreeCell,
+    position: FreeCellPosition,
+    deadline: float,
+    seen: frozenset[Any],
+) -> Hint | None:
+    """A solver's line through a move to a position the game has not been
+    in: each such move in the heuristic's order, the own solver on the
+    position it leads to, with a share of the time left."""
+    children = []
+    for move in rules.legal_moves(position):
+        after = rules.play(position, move)
+        if after in seen:
+            continue
+        cols, cells, found = own.initial_state(after)
+        children.append((own.estimate(cols, cells, found), move, after))
+    children.sort(key=lambda c: c[0])
+    for n, (_, move, after) in enumerate(children):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        result = own.solve(rules, after, max_seconds=left / min(2, len(children) - n))
+        if result.status == "solved":
+            return Hint("solver", move, result.moves, result.solver, win_chance=1.0)
+    return None
 
 
 def freecell_hint(
@@ -101,38 +203,92 @@ def freecell_hint(
     deadline_seconds: float,
     *,
     use_fcsolve: bool = True,
+    seen: frozenset[Any] = frozenset(),
 ) -> Hint:
-    start = time.monotonic()
+    """A fresh hint (no line to go on with): a solver's line whose first
+    move does not bring back a position in ``seen``, a proof, or a
+    heuristic move."""
+    deadline = time.monotonic() + deadline_seconds
     if not rules.legal_moves(position):
         return Hint("none")
-    if use_fcsolve:
-        from jielong.solve import fcsolve
-
-        if fcsolve.available():
-            hint = _from_result(
-                rules,
-                position,
-                fcsolve.solve(rules, position, max_seconds=deadline_seconds * FCSOLVE_SHARE),
-            )
-            if hint is not None:
-                return hint
-    left = deadline_seconds - (time.monotonic() - start)
-    if left > 0:
-        hint = _from_result(rules, position, own.solve(rules, position, max_seconds=left))
-        if hint is not None:
-            return hint
-    return heuristic_move(rules, position)
+    hint = _fresh_hint(rules, position, deadline, use_fcsolve)
+    if hint is not None and hint.move is not None and _after(rules, position, hint) in seen:
+        hint = _avoiding_seen(rules, position, deadline, seen)
+    if hint is not None:
+        return hint
+    return heuristic_move(rules, position, seen)
 
 
-def compute_hint(variant_id: str, position: Any, *, deadline_seconds: float) -> Hint:
+def full_line(family: str, hint: Hint) -> tuple[Move, ...]:
+    """Every move of a solver's hint, from its position to the win."""
+    if hint.move is None:
+        return ()
+    if family == "klondike":
+        return hint.line  # the Klondike line starts with the move
+    return (*(hint.steps or (hint.move,)), *hint.line)
+
+
+def continue_line(
+    family: str, rules: Rules[Any], previous: tuple[Any, Hint], position: Any
+) -> Hint | None:
+    """The rest of the previous hint's line when ``position`` lies on it
+    (``previous``: the position that hint was for, and the hint), else
+    ``None``.  Only a solver's line to a win goes on."""
+    start, hint = previous
+    if hint.kind != "solver":
+        return None
+    moves = full_line(family, hint)
+    pos = start
+    at = None
+    for i, move in enumerate(moves):
+        if pos == position:
+            at = i  # the last time the line passes here
+        pos = rules.play(pos, move)
+    if at is None:
+        return None
+    rest = moves[at:]
+    if family == "klondike":
+        return Hint("solver", rest[0], rest, hint.source, win_chance=1.0)
+    assert isinstance(rules, FreeCell)
+    return _from_result(rules, position, SolveResult("solved", rest, solver=hint.source))
+
+
+def circle_key(family: str, position: Any) -> Any:
+    """What must not come back for a hint follower not to go round in a
+    circle: the position, and in Klondike without its recycle count past the
+    first (a recycle that plays nothing brings the same cards back)."""
+    if family == "klondike" and position.recycles > 1:
+        return replace(position, recycles=1)
+    return position
+
+
+def compute_hint(
+    variant_id: str,
+    position: Any,
+    *,
+    deadline_seconds: float,
+    seen: tuple[Any, ...] = (),
+    previous: tuple[Any, Hint] | None = None,
+    known_lost: bool = False,
+) -> Hint:
     """A hint for ``position`` of ``variant_id``, answered within about
-    ``deadline_seconds``."""
+    ``deadline_seconds``.  ``seen``: the positions the game has been in;
+    ``previous``: the position of the game's last hint and that hint, to go
+    on with its line; ``known_lost``: the game started from a deal proven
+    unsolvable."""
     variant = get_variant(variant_id)
     rules = rules_for(variant_id)
+    if rules.is_won(position) or not rules.legal_moves(position):
+        return Hint("none")
+    if known_lost:
+        return Hint("unsolvable", source="catalogue", win_chance=0.0)
+    if previous is not None:
+        hint = continue_line(variant.family, rules, previous, position)
+        if hint is not None:
+            return hint
+    keys = frozenset(circle_key(variant.family, p) for p in seen)
     if variant.family == "freecell":
         assert isinstance(rules, FreeCell)
-        return freecell_hint(rules, position, deadline_seconds)
-    # imported by name: the Klondike search lives in its own module
-    klondike = import_module("jielong.solve.klondike")
-    hint: Hint = klondike.hint(rules, position, max_seconds=deadline_seconds)
-    return hint
+        return freecell_hint(rules, position, deadline_seconds, seen=keys)
+    assert isinstance(rules, Klondike)
+    return klondike.hint(rules, position, max_seconds=deadline_seconds)

@@ -998,9 +998,9 @@ def hint(rules: Klondike, position: KlondikePosition, *, max_seconds: float) -> 
     if position.all_revealed() and position.stock_all_seen():
         res = solve(rules, position, max_seconds=max_seconds * 0.7)
         if res.status == "solved" and res.moves:
-            return Hint("solver", res.moves[0], res.moves, source="own")
+            return Hint("solver", res.moves[0], res.moves, source="own", win_chance=1.0)
         if res.status == "unsolvable":
-            return Hint("unsolvable", source="own")
+            return Hint("unsolvable", source="own", win_chance=0.0)
     st, stock_known = visible_state(position)
     deadline = start + max_seconds
     verdict, line = _progress_search(st, rules.draw, stock_known, deadline)

@@ -8,7 +8,7 @@ from typing import Literal
 from jielong.rules.core import Move
 
 Status = Literal["solved", "unsolvable", "unknown"]
-HintKind = Literal["solver", "heuristic", "unsolvable", "no_progress", "none"]
+HintKind = Literal["solver", "likely", "heuristic", "unsolvable", "no_progress", "none"]
 
 
 class SolverBug(RuntimeError):
@@ -35,11 +35,18 @@ class SolveResult:
 class Hint:
     """A hint: ``kind`` says how sure it is.
 
-    ``solver``: the first move of a line found by a solver (``line`` holds the
-    rest when known); ``heuristic``: a plausible move when no solver answered
-    in time; ``unsolvable``: proven that the game cannot be won from here;
-    ``no_progress``: proven that no sequence of moves makes progress (Klondike);
-    ``none``: no legal move at all.
+    ``solver``: the first move of a solver's line to a win, every card known
+    (``line`` holds the rest); ``likely``: the move that won the most
+    deals of the unseen cards dealt at random (Klondike); ``heuristic``: a
+    plausible move when no search answered in time; ``unsolvable``: proven
+    that the game cannot be won from here; ``no_progress``: proven that no
+    sequence of moves makes progress (Klondike); ``none``: no legal move at
+    all.
+
+    ``win_chance``: the chance to win from the position, ``None`` when
+    unknown; exactly 1.0 or 0.0 only with a line to a win through known
+    cards or a proof (``samples`` 0), else estimated from ``samples`` deals
+    of the unseen cards.
 
     ``steps``, when not empty, are the single-card moves through free cells
     and empty columns that carry ``move``, a run of several cards (FreeCell);
@@ -53,3 +60,5 @@ class Hint:
     line: tuple[Move, ...] = field(default=())
     source: str = ""
     steps: tuple[Move, ...] = field(default=())
+    win_chance: float | None = None
+    samples: int = 0

@@ -299,8 +299,15 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
         return await run_in_threadpool(store.version_of, game_id) != body.version
 
     try:
+        session = record.session
         answer = await pool.hint(
-            game_id, body.version, record.session.variant.id, record.session.position, moved_on
+            game_id,
+            body.version,
+            session.variant.id,
+            session.position,
+            moved_on,
+            seen=tuple(session.positions),
+            known_lost=session.deal is not None and is_unsolvable(session.variant.id, session.deal),
         )
     except HintBusy:
         raise ApiError(503, "hint_busy", headers={"Retry-After": "1"}) from None

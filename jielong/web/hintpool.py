@@ -6,6 +6,9 @@ memory stays bounded however many requests arrive.  One computation per game
 is in flight: a second request for the same game and version waits for the
 first one's answer.  An action on the game cancels the wait; a worker that
 is already computing finishes within its deadline and its answer is dropped.
+
+The pool remembers each game's last hint (a bounded number of games), so the
+next one goes on with its line when the player followed it.
 """
 
 from __future__ import annotations
@@ -16,11 +19,14 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
+
+from jielong.solve.result import Hint
 
 # Time past the solver's own deadline before the server gives up on a worker.
 GRACE_SECONDS = 3.0
@@ -31,6 +37,8 @@ POLL_SECONDS = 0.5
 LINE_PREVIEW = 20
 # How often a worker checks that the server process that started it lives.
 PARENT_CHECK_SECONDS = 1.0
+# Games whose last hint is remembered.
+REMEMBERED_GAMES = 4096
 
 
 class HintBusy(Exception):
@@ -45,11 +53,29 @@ class HintUnavailable(Exception):
     """No hint could be computed (no hint module, a failed or late worker)."""
 
 
-def compute(variant_id: str, position: Any, deadline_seconds: float) -> dict[str, Any]:
-    """Run in a worker: the hint as JSON-ready data."""
+def compute(
+    variant_id: str,
+    position: Any,
+    deadline_seconds: float,
+    seen: tuple[Any, ...] = (),
+    previous: tuple[Any, Hint] | None = None,
+    known_lost: bool = False,
+) -> Hint:
+    """Run in a worker: the hint."""
     from jielong.solve.hints import compute_hint
 
-    hint = compute_hint(variant_id, position, deadline_seconds=deadline_seconds)
+    return compute_hint(
+        variant_id,
+        position,
+        deadline_seconds=deadline_seconds,
+        seen=seen,
+        previous=previous,
+        known_lost=known_lost,
+    )
+
+
+def hint_json(hint: Hint) -> dict[str, Any]:
+    """The hint as JSON-ready data."""
     return {
         "kind": hint.kind,
         "move": None if hint.move is None else hint.move.to_json(),
@@ -59,6 +85,8 @@ def compute(variant_id: str, position: Any, deadline_seconds: float) -> dict[str
         # the single-card moves that carry a run "move" (see Hint.steps)
         "steps": [m.to_json() for m in hint.steps],
         "source": hint.source,
+        "win_chance": hint.win_chance,
+        "samples": hint.samples,
     }
 
 
@@ -84,7 +112,7 @@ def _warm() -> None:
 @dataclass
 class _Job:
     version: int
-    result: asyncio.Future[dict[str, Any]]
+    result: asyncio.Future[Hint]
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -97,6 +125,7 @@ class HintPool:
         self._lock = threading.Lock()
         self._submitted = 0
         self._jobs: dict[str, _Job] = {}
+        self._last: OrderedDict[str, tuple[Any, Hint]] = OrderedDict()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -146,7 +175,7 @@ class HintPool:
         if job is not None:
             job.cancelled.set()
 
-    def _finished(self, _future: Future[dict[str, Any]]) -> None:
+    def _finished(self, _future: Future[Hint]) -> None:
         with self._lock:
             self._submitted -= 1
 
@@ -157,8 +186,13 @@ class HintPool:
         variant_id: str,
         position: Any,
         is_stale: Callable[[], Awaitable[bool]] | None = None,
+        *,
+        seen: tuple[Any, ...] = (),
+        known_lost: bool = False,
     ) -> dict[str, Any]:
-        """The hint for ``game_id`` at ``version``; raises :class:`HintBusy`,
+        """The hint for ``game_id`` at ``version`` as JSON-ready data
+        (``seen``: the positions the game has been in; ``known_lost``: it
+        started from a deal proven unsolvable); raises :class:`HintBusy`,
         :class:`HintCancelled` or :class:`HintUnavailable`."""
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
@@ -167,17 +201,30 @@ class HintPool:
             self._cancel_now(game_id)
             job = None
         if job is None:
-            job = self._submit(game_id, version, variant_id, position)
-        return await self._wait(game_id, job, is_stale)
+            args = (seen, self._last.get(game_id), known_lost)
+            job = self._submit(game_id, version, variant_id, position, args)
+        hint = await self._wait(game_id, job, is_stale)
+        self._last[game_id] = (position, hint)
+        self._last.move_to_end(game_id)
+        while len(self._last) > REMEMBERED_GAMES:
+            self._last.popitem(last=False)
+        return hint_json(hint)
 
-    def _submit(self, game_id: str, version: int, variant_id: str, position: Any) -> _Job:
+    def _submit(
+        self,
+        game_id: str,
+        version: int,
+        variant_id: str,
+        position: Any,
+        args: tuple[tuple[Any, ...], tuple[Any, Hint] | None, bool],
+    ) -> _Job:
         with self._lock:
             if self._submitted >= self.capacity:
                 raise HintBusy()
             self._submitted += 1
         try:
             future = self._get_executor().submit(
-                compute, variant_id, position, self.deadline_seconds
+                compute, variant_id, position, self.deadline_seconds, *args
             )
         except (BrokenProcessPool, RuntimeError):
             self._finished(Future())
@@ -196,7 +243,7 @@ class HintPool:
 
     async def _wait(
         self, game_id: str, job: _Job, is_stale: Callable[[], Awaitable[bool]] | None
-    ) -> dict[str, Any]:
+    ) -> Hint:
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.deadline_seconds + GRACE_SECONDS
         cancelled: asyncio.Future[Any] = asyncio.ensure_future(job.cancelled.wait())

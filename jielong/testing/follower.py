@@ -1,0 +1,106 @@
+"""A player who presses the hint button and plays what it says, again and
+again: what the hint-following tests and the benchmark measure.
+
+It plays through :class:`~jielong.session.Session` as the site does (a run
+played by its steps when the hint gives them) and passes the game's
+positions and its last hint to :func:`~jielong.solve.hints.compute_hint`,
+as the server's hint pool does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jielong.deals import is_unsolvable
+from jielong.session import Session
+from jielong.solve.hints import circle_key, compute_hint
+from jielong.solve.result import Hint
+
+HintFn = Callable[[Session, tuple[Any, Hint] | None], Hint]
+
+
+@dataclass
+class Game:
+    """How one hint-following game went."""
+
+    variant: str
+    deal: int
+    won: bool = False
+    end: str = ""
+    """Why it stopped: ``won``, ``circle``, ``limit``, or the kind of the
+    last hint (``unsolvable``, ``no_progress``, ``none``)."""
+    moves: int = 0
+    hints: list[tuple[str, float, float, int]] = field(default_factory=list)
+    """(kind, wall seconds, CPU seconds, samples) of each hint."""
+    most_seen: int = 1
+    """The most times one position came up."""
+
+
+def local_hint(deadline_seconds: float) -> HintFn:
+    """Hints computed in this process, as a server's worker computes them."""
+
+    def ask(session: Session, previous: tuple[Any, Hint] | None) -> Hint:
+        deal = session.deal
+        return compute_hint(
+            session.variant.id,
+            session.position,
+            deadline_seconds=deadline_seconds,
+            seen=tuple(session.positions),
+            previous=previous,
+            known_lost=deal is not None and is_unsolvable(session.variant.id, deal),
+        )
+
+    return ask
+
+
+def follow(
+    variant: str,
+    deal: int,
+    ask: HintFn,
+    *,
+    max_hints: int = 1500,
+    circle_limit: int = 2,
+) -> Game:
+    """Play deal ``deal`` of ``variant`` by hints alone until it is won, a
+    hint has no move, a position comes up more than ``circle_limit`` times,
+    or ``max_hints`` hints were played."""
+    session = Session(variant, deal=deal)
+    family = session.variant.family
+    game = Game(variant, deal)
+    counts: Counter[Any] = Counter([circle_key(family, session.position)])
+    previous: tuple[Any, Hint] | None = None
+    for _ in range(max_hints):
+        if session.is_won():
+            game.won, game.end = True, "won"
+            break
+        wall, cpu = time.perf_counter(), time.process_time()
+        hint = ask(session, previous)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        game.hints.append((hint.kind, wall, cpu, hint.samples))
+        if hint.move is None:
+            game.end = hint.kind
+            break
+        previous = (session.position, hint)
+        move = hint.move
+        if hint.steps:
+            session.move_by_steps(move, hint.steps)
+        elif "stock" in (move.src.kind, move.dst.kind):
+            session.draw()
+        else:
+            session.move(move)
+        game.moves = session.moves_count
+        key = circle_key(family, session.position)
+        counts[key] += 1
+        game.most_seen = max(game.most_seen, counts[key])
+        if counts[key] > circle_limit:
+            game.end = "circle"
+            break
+    else:
+        game.end = "limit"
+    if session.is_won():
+        game.won, game.end = True, "won"
+    return game

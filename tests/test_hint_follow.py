@@ -1,0 +1,87 @@
+"""A player who plays hint after hint never goes round in a circle, and wins
+every solvable FreeCell deal, whether the hints go on with their line or are
+computed afresh each time (a server that forgot the game's last hint)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jielong.deals import is_unsolvable
+from jielong.session import Session
+from jielong.solve import fcsolve, hints
+from jielong.solve.result import Hint
+from jielong.testing.follower import follow, local_hint
+
+
+def fresh_each_time(deadline: float) -> Any:
+    ask = local_hint(deadline)
+    return lambda session, _previous: ask(session, None)
+
+
+@pytest.mark.parametrize("variant", ["freecell", "kongdang"])
+@pytest.mark.parametrize("memory", [True, False])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=st.integers(1, 1_000_000))
+def test_freecell_hint_followers_win_without_circles(variant: str, memory: bool, deal: int) -> None:
+    ask = local_hint(2.0) if memory else fresh_each_time(2.0)
+    game = follow(variant, deal, ask)
+    assert game.most_seen <= 2
+    if is_unsolvable(variant, deal):
+        assert game.end == "unsolvable"
+    else:
+        assert game.won, (deal, game.end)
+
+
+def test_own_solver_alone_follows_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fcsolve, "available", lambda: False)
+    game = follow("kongdang", 674971, local_hint(2.0))
+    assert game.won and game.most_seen == 1
+    # after the first hint, each one goes on with the line: no new search
+    assert all(wall < 0.05 for _, wall, _, _ in game.hints[1:])
+
+
+def test_a_fresh_hint_never_goes_back_to_a_seen_position() -> None:
+    session = Session("freecell", deal=674971)
+    first = hints.compute_hint("freecell", session.position, deadline_seconds=2.0)
+    assert first.move is not None and not first.steps
+    back = session.position
+    session.move(first.move)
+    # the position before is seen: no hint may lead back to it
+    hint = hints.compute_hint(
+        "freecell", session.position, deadline_seconds=2.0, seen=tuple(session.positions)
+    )
+    assert hint.kind == "solver" and hint.move is not None
+    assert session.rules.play(session.position, hint.move) != back
+    # an undoing move would be the only heuristic one too
+    heuristic = hints.heuristic_move(session.rules, session.position, frozenset([back]))
+    assert heuristic.move is not None
+    assert session.rules.play(session.position, heuristic.move) != back
+
+
+def test_a_hint_goes_on_with_the_line_it_is_on() -> None:
+    session = Session("kongdang", deal=617)
+    first = hints.compute_hint("kongdang", session.position, deadline_seconds=2.0)
+    line = hints.full_line("freecell", first)
+    start = session.position
+    pos = start
+    for move in line[:5]:
+        pos = session.rules.play(pos, move)
+    went_on = hints.continue_line("freecell", session.rules, (start, first), pos)
+    assert went_on is not None and went_on.kind == "solver" and went_on.win_chance == 1.0
+    assert hints.full_line("freecell", went_on) == line[5:]
+    # off the line: no continuation
+    other = next(m for m in session.rules.legal_moves(start) if session.rules.play(start, m) != pos)
+    off = session.rules.play(start, other)
+    if off not in [hints.play_all(session.rules, start, line[:k]) for k in range(len(line))]:
+        assert hints.continue_line("freecell", session.rules, (start, first), off) is None
+
+
+def test_known_lost_deals_say_so_at_once() -> None:
+    for variant in ("freecell", "kongdang"):
+        session = Session(variant, deal=11982)
+        hint = hints.compute_hint(variant, session.position, deadline_seconds=0.0, known_lost=True)
+        assert hint == Hint("unsolvable", source="catalogue", win_chance=0.0)
