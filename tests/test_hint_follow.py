@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jielong.deals import is_unsolvable
+from jielong.catalogue import is_unsolvable
 from jielong.session import Session
 from jielong.solve import fcsolve, hints
 from jielong.solve.result import Hint

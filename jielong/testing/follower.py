@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from jielong.deals import is_unsolvable
+from jielong.catalogue import is_unsolvable
 from jielong.session import Session
 from jielong.solve.hints import circle_key, compute_hint
 from jielong.solve.result import Hint
