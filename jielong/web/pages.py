@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from jielong.catalogue import today_utc
+from jielong.catalogue import CATALOGUE_SIZE, today_utc
 from jielong.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
 from jielong.web.daily import DailyDeals
@@ -103,6 +103,8 @@ def _variant_boot(v: Variant) -> dict[str, Any]:
         "hintPlaysOnSecondClick": v.hint_plays_on_second_click,
         "numberedDeals": v.numbered_deals,
         "foundationsBySuit": v.foundations_by_suit,
+        # numbered deals run 1..catalogueSize
+        "catalogueSize": CATALOGUE_SIZE,
     }
 
 
@@ -137,7 +139,7 @@ def home(request: Request) -> HTMLResponse:
             number_box = (
                 f'<form class="deal-form" action="/play/{v.id}" method="get">'
                 f"<label>{escape(t['home.byNumber'])} "
-                '<input name="deal" type="number" min="1" max="1000000"'
+                f'<input name="deal" type="number" min="1" max="{CATALOGUE_SIZE}"'
                 ' inputmode="numeric" required>'
                 f'</label><button type="submit">{escape(t["home.go"])}</button></form>'
             )

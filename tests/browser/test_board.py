@@ -231,6 +231,35 @@ def test_illegal_drop_shows_the_reason_and_changes_nothing(
     assert after["counters"]["moves"] == 0
 
 
+def test_drop_on_the_stock_is_asked_and_refused_with_the_reason(
+    page: Any, server: Server, device: str
+) -> None:
+    number, move = deal_with_tableau_move("klondike-1")
+    gid = open_game(page, f"/play/klondike-1?deal={number}")
+    start = server.game(gid)
+    code = source_card(start, str(move.src), 1)
+    sent: list[dict[str, Any]] = []
+    page.on(
+        "request",
+        lambda r: sent.append(json.loads(r.post_data or "{}")) if "/actions" in r.url else None,
+    )
+    drag(
+        page,
+        device,
+        centre(page, card_selector(str(move.src), code)),
+        centre(page, '[data-pile="stock"]'),
+    )
+    page.locator("#toast.show").wait_for()
+    assert sent and sent[-1]["to"] == "stock" and sent[-1]["from"] == str(move.src)
+    status, answer = server.api_lang(
+        "POST", f"/api/games/{gid}/actions", {**sent[-1], "version": start["version"]}, "zh-Hant"
+    )
+    assert status == 422 and answer["error"]["code"] == "illegal_move"
+    assert page.locator("#toast").inner_text() == answer["error"]["message"]
+    after = assert_drawn(page, server, gid)
+    assert after["version"] == start["version"]
+
+
 def run_position(variant: str) -> str:
     """A FreeCell position with one empty free cell and no empty column (hand
     limit 2 under both formulas) and the run 8H 7C 6D at the end of column 0,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from jielong.catalogue import daily_deal, today_utc
+from jielong.catalogue import CATALOGUE_SIZE, daily_deal, today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.web.i18n import LANGUAGES
 from jielong.web.i18n import from_accept_language as accept_language
@@ -101,6 +101,7 @@ def test_play_page_embeds_its_texts_and_variant(client: TestClient) -> None:
     assert boot["lang"] == "zh-Hans"
     assert boot["variant"]["finishing"] == "autocollect"
     assert boot["variant"]["foundationsBySuit"] is True
+    assert boot["variant"]["catalogueSize"] == CATALOGUE_SIZE
     assert boot["t"]["action.undo"] == "撤销"
     assert not any(key.startswith("rules.") for key in boot["t"])
     assert 'id="board"' in page.text

@@ -7,7 +7,7 @@ export function attachDealBox(host, h) {
   host.addEventListener("submit", (e) => {
     e.preventDefault();
     const value = Number(new FormData(e.target).get("deal"));
-    if (!Number.isInteger(value) || value < 1 || value > 1000000) return h.toast(t("deal.invalid"));
+    if (!Number.isInteger(value) || value < 1 || value > variant.catalogueSize) return h.toast(t("deal.invalid"));
     h.open(value);
   });
 
@@ -18,7 +18,7 @@ export function attachDealBox(host, h) {
     const n = Number(e.target.value);
     const out = host.querySelector(".deal-check");
     const ticket = ++dealCheck;
-    if (!Number.isInteger(n) || n < 1 || n > 1000000) {
+    if (!Number.isInteger(n) || n < 1 || n > variant.catalogueSize) {
       out.textContent = "";
       return;
     }

@@ -52,7 +52,7 @@ export function actionsHTML(game, view) {
   if (variant.numberedDeals) {
     out.push(
       `<form class="dealbox" data-form="deal"><label>${t("deal.label")} ` +
-        `<input name="deal" type="number" min="1" max="1000000" inputmode="numeric" value="${game.deal ?? ""}"></label>` +
+        `<input name="deal" type="number" min="1" max="${variant.catalogueSize}" inputmode="numeric" value="${game.deal ?? ""}"></label>` +
         `<button type="submit">${t("deal.go")}</button><span class="deal-check" aria-live="polite"></span></form>`,
     );
   }

@@ -61,3 +61,60 @@ export function nextFocus(order, current, step) {
 export function emptyCells(game) {
   return (game.position.cells || []).map((c, i) => (c ? null : `cell:${i}`)).filter(Boolean);
 }
+
+// The view's own state: what is selected, hinted, focused, open or running.
+// The game itself is the server's last answer, kept beside it in `table`.
+export function createView() {
+  return {
+    selection: null,
+    dests: [],
+    hint: null,
+    hintPending: false,
+    focus: null,
+    keyboard: false,
+    overlay: null,
+    auto: false,
+    viewBoard: false,
+    animate: false,
+    dealing: false,
+  };
+}
+
+export const table = { game: null, receivedAt: 0, view: createView() };
+
+export function tableauPile(game, pile) {
+  const [kind, index] = pile.split(":");
+  return kind === "tableau" ? game.position.tableau[Number(index)] : null;
+}
+
+// How many cards a press on card `index` of `pile` picks up (0: none).
+export function countFrom(game, pile, index) {
+  if (index === null || index === undefined) return 0;
+  const kind = pile.split(":")[0];
+  if (kind === "tableau") {
+    const p = tableauPile(game, pile);
+    return index >= p.down ? p.down + p.up.length - index : 0;
+  }
+  if (kind === "waste") return index === game.position.waste.length - 1 ? 1 : 0;
+  return faceUp(game, pile).length ? 1 : 0;
+}
+
+// The index of a pile's top card as the board numbers it.
+export function topIndex(game, pile) {
+  const p = tableauPile(game, pile);
+  if (p) return p.down + p.up.length - 1;
+  return pile === "waste" ? game.position.waste.length - 1 : 0;
+}
+
+// The index of the first card of a run of `count` from the top of `pile`.
+export function runStart(game, pile, count) {
+  const p = tableauPile(game, pile);
+  if (p) return p.down + p.up.length - count;
+  return pile === "waste" ? game.position.waste.length - 1 : 0;
+}
+
+// The clock as shown: the server's figure plus the time since it was sent.
+export function elapsed(game, receivedAt, now) {
+  const c = game.counters;
+  return c.elapsed_ms + (c.clock_running && !game.flags.won ? now - receivedAt : 0);
+}

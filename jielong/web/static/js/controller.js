@@ -1,0 +1,362 @@
+// The table's controller: loads the game, turns what the player asks for into
+// actions, and adopts the server's answers. No rules here: what may be played
+// comes from the server's `moves`.
+import { api } from "./api.js";
+import { cardName, t, variant } from "./i18n.js";
+import { snapBack } from "./input.js";
+import { RunOverlay } from "./overlay.js";
+import { $, board, panelShown, schedule, toast } from "./paint.js";
+import { ghost, motionAllowed } from "./render.js";
+import * as S from "./state.js";
+import { attachWinnableSwitch, newDealBody } from "./winnable.js";
+
+const { table } = S;
+const view = table.view;
+let hintCtl = null;
+const overlay = new RunOverlay(document.body, (name) => overlayAct(name));
+const winnableOnly = attachWinnableSwitch($("winnable-only"));
+
+export const runOverlay = overlay;
+
+// -- the game and the server ------------------------------------------------
+
+function storageKey(state) {
+  return `jielong.game.${variant.id}${state.daily ? ".daily" : ""}`;
+}
+
+export function adopt(state, animate = true) {
+  const old = table.game;
+  const changed = !old || old.id !== state.id || old.version !== state.version;
+  table.game = state;
+  table.receivedAt = performance.now();
+  if (changed) {
+    view.selection = null;
+    view.dests = [];
+    view.viewBoard = false;
+    closeOverlay();
+    if (view.hint && view.hint.version !== state.version) view.hint = null;
+  }
+  const url = new URL(location.href);
+  if (url.searchParams.get("game") !== state.id || url.searchParams.has("deal") || url.searchParams.has("daily")) {
+    url.search = `?game=${encodeURIComponent(state.id)}`;
+    history.replaceState(null, "", url);
+  }
+  try {
+    // the home and rules pages offer to continue an unfinished game
+    if (state.flags.won) localStorage.removeItem(storageKey(state));
+    else localStorage.setItem(storageKey(state), state.id);
+  } catch {
+    // storage may be unavailable (private mode); the URL still holds the game
+  }
+  schedule(animate && changed);
+}
+
+export async function request(promise) {
+  try {
+    return await promise;
+  } catch (e) {
+    if (e?.name !== "AbortError") toast(t("error.network"));
+    return null;
+  }
+}
+
+function showError(res) {
+  toast(res?.body?.error?.message || t("error.network"));
+}
+
+export async function act(data) {
+  const game = table.game;
+  if (!game) return false;
+  cancelHint();
+  const res = await request(api.act(game.id, { version: game.version, ...data }));
+  if (!res) return false;
+  if (res.status === 200) {
+    adopt(res.body);
+    return true;
+  }
+  const state = res.body?.state || res.body?.error?.state;
+  if (res.status === 409 && state) {
+    adopt(state, false);
+    return false;
+  }
+  showError(res);
+  schedule();
+  return false;
+}
+
+export async function sendMove(move, dragged = null) {
+  view.selection = null;
+  view.dests = [];
+  const ok = await act({ type: "move", ...move });
+  if (!ok && dragged) snapBack(dragged);
+  return ok;
+}
+
+export async function newGame(body) {
+  // one new deal at a time: a winnable one can take the server a moment
+  if (view.dealing) return;
+  view.dealing = true;
+  schedule();
+  const res = await request(api.create({ variant: variant.id, ...newDealBody(body, winnableOnly()) }));
+  view.dealing = false;
+  schedule();
+  if (!res) return;
+  if (res.status === 200 || res.status === 201) adopt(res.body);
+  else {
+    showError(res);
+    if (!table.game) await newGame({});
+  }
+}
+
+export async function load() {
+  const params = new URLSearchParams(location.search);
+  const id = params.get("game");
+  if (id) {
+    const res = await request(api.get(id));
+    if (res?.status === 200) return adopt(res.body, false);
+    toast(t("error.notFound"));
+    return newGame({});
+  }
+  if (params.has("deal")) {
+    const deal = Number(params.get("deal"));
+    if (Number.isInteger(deal)) return newGame({ deal });
+    toast(t("deal.invalid"));
+  }
+  if (params.get("daily")) return newGame({ daily: true });
+  return newGame({});
+}
+
+export async function clockRunning(running) {
+  const game = table.game;
+  if (!game || game.flags.won) return;
+  const res = await request(api.clock(game.id, running));
+  if (res?.status === 200) adopt(res.body, false);
+}
+
+// -- hints ------------------------------------------------------------------
+
+export function cancelHint() {
+  if (hintCtl) hintCtl.abort();
+  hintCtl = null;
+  if (view.hintPending) {
+    view.hintPending = false;
+    schedule();
+  }
+}
+
+export async function hint() {
+  const game = table.game;
+  if (!game || game.flags.won) return;
+  const shown = view.hint;
+  if (variant.hintPlaysOnSecondClick && shown?.move && shown.version === game.version) {
+    view.hint = null;
+    // a run longer than the hand may move comes with the single-card steps that carry it
+    return sendMove(shown.steps?.length ? { ...shown.move, steps: shown.steps } : shown.move);
+  }
+  cancelHint();
+  const ctl = new AbortController();
+  hintCtl = ctl;
+  const version = game.version;
+  view.hint = null;
+  view.hintPending = true;
+  schedule();
+  const res = await request(api.hint(game.id, version, ctl.signal));
+  if (hintCtl === ctl) {
+    hintCtl = null;
+    view.hintPending = false;
+  }
+  if (ctl.signal.aborted || !res || table.game.version !== version) return schedule();
+  if (res.status === 200) {
+    const answer = res.body;
+    if (answer.kind === "none" || (!answer.move && !["no_progress", "unsolvable"].includes(answer.kind))) {
+      toast(t("hint.none"));
+    } else {
+      view.hint = { ...answer, version };
+      if (answer.move) ghost(board, answer.move);
+    }
+  } else if (res.status === 429 || res.status === 503) toast(t("hint.busy"));
+  else if (res.status !== 409) toast(res.body?.error?.message || t("hint.failed"));
+  schedule();
+}
+
+// -- finishing --------------------------------------------------------------
+
+async function autocomplete() {
+  if (view.auto) {
+    view.auto = false;
+    return schedule();
+  }
+  view.auto = true;
+  schedule();
+  while (view.auto && table.game && table.game.flags.autocomplete && !table.game.flags.won) {
+    const ok = await act({ type: "autocomplete_step" });
+    if (!ok) break;
+    await new Promise((r) => setTimeout(r, motionAllowed() ? 120 : 0));
+  }
+  view.auto = false;
+  schedule();
+}
+
+export function finish() {
+  const game = table.game;
+  if (!game) return;
+  if (variant.finishing === "autocollect") {
+    if (game.flags.autocollect) act({ type: "autocollect" });
+  } else if (view.auto || game.flags.autocomplete) autocomplete();
+}
+
+// -- selection --------------------------------------------------------------
+
+export function clearSelection() {
+  view.selection = null;
+  view.dests = [];
+  schedule();
+}
+
+function select(pile, count) {
+  const game = table.game;
+  view.selection = { pile, count };
+  view.dests = S.destinations(game, pile, count);
+  const up = S.faceUp(game, pile);
+  // screen readers hear what was picked up
+  if (up.length >= count) $("announce").textContent = t("board.selected", { card: cardName(up[up.length - count]), n: count });
+  schedule();
+}
+
+function sourceClick(pile, count) {
+  const plan = S.clickPlan(table.game, pile, count, variant.family);
+  // a foundation card only ever moves when asked twice: never by one stray tap
+  if (plan.kind === "send" && !pile.startsWith("foundation:")) return sendMove(plan.move);
+  select(pile, count);
+}
+
+export function drawStock() {
+  clearSelection();
+  return act({ type: "draw" });
+}
+
+function target(pile, index) {
+  const sel = view.selection;
+  if (pile === sel.pile) {
+    const count = S.countFrom(table.game, pile, index);
+    if (count && count !== sel.count) return sourceClick(pile, count);
+    return clearSelection();
+  }
+  // a legal target plays; any other pile is a refused drop: the server says
+  // why, nothing changes, and the selection is dropped
+  return sendMove({ from: sel.pile, to: pile, count: sel.count });
+}
+
+export function tap(pile, index) {
+  if (!table.game) return;
+  view.keyboard = false;
+  view.focus = pile;
+  closeOverlay();
+  if (pile === "stock") return drawStock();
+  if (view.selection) return target(pile, index);
+  const count = S.countFrom(table.game, pile, index);
+  if (count) sourceClick(pile, count);
+  else schedule();
+}
+
+// Enter on the focused pile: select, drop, or draw.
+export function activate() {
+  const pile = view.focus;
+  if (view.overlay && view.overlay.pile === pile) return overlayAct("confirm");
+  closeOverlay();
+  if (pile === "stock") return drawStock();
+  if (view.selection) {
+    if (pile === view.selection.pile) return clearSelection();
+    return sendMove({ from: view.selection.pile, to: pile, count: view.selection.count });
+  }
+  if (S.countFrom(table.game, pile, S.topIndex(table.game, pile))) return sourceClick(pile, 1);
+}
+
+export function escape() {
+  if (view.overlay) return closeOverlay();
+  if (panelShown() && table.game?.flags.won) {
+    view.viewBoard = true;
+    return schedule();
+  }
+  if (view.hint) view.hint = null;
+  clearSelection();
+}
+
+// -- the run overlay --------------------------------------------------------
+
+export function openOverlay(pile, count, anchor) {
+  const p = S.tableauPile(table.game, pile);
+  if (!p || !p.up.length) return false;
+  count = Math.max(1, Math.min(count, p.up.length));
+  view.overlay = { pile, count, max: p.up.length };
+  view.selection = null;
+  view.dests = [];
+  overlay.show(overlayRun(), anchor);
+  schedule();
+  return true;
+}
+
+function overlayRun() {
+  const { pile, count, max } = view.overlay;
+  const up = S.tableauPile(table.game, pile).up;
+  return { card: up[up.length - count], count, max, limit: S.handLimit(table.game) };
+}
+
+export function closeOverlay() {
+  if (!view.overlay) return;
+  view.overlay = null;
+  overlay.hide();
+  schedule();
+}
+
+export function overlayAct(name) {
+  const run = view.overlay;
+  if (!run) return;
+  if (name === "close") return closeOverlay();
+  if (name === "confirm") {
+    closeOverlay();
+    return select(run.pile, run.count);
+  }
+  run.count = Math.max(1, Math.min(run.max, run.count + (name === "up" ? 1 : -1)));
+  overlay.show(overlayRun());
+  schedule();
+}
+
+// -- buttons ----------------------------------------------------------------
+
+export async function command(name) {
+  const game = table.game;
+  if (!game) return;
+  switch (name) {
+    case "undo":
+      return act({ type: "undo" });
+    case "hint":
+      return hint();
+    case "new":
+    case "again":
+      return newGame({});
+    case "restart":
+      return act({ type: "restart" });
+    case "autocomplete":
+    case "stop":
+      return autocomplete();
+    case "autocollect":
+      return act({ type: "autocollect" });
+    case "view":
+      view.viewBoard = true;
+      return schedule();
+    case "dismiss":
+      view.hint = null;
+      return schedule();
+    case "copy":
+      try {
+        await navigator.clipboard.writeText(game.deal_id);
+        toast(t("win.copied", { id: game.deal_id }));
+      } catch {
+        toast(game.deal_id);
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}

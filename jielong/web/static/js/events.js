@@ -1,0 +1,122 @@
+// Where the player's input comes in: pointer gestures on the board, keys,
+// buttons, the deal box, the tab's visibility and the board's size. Each is
+// handed to the controller; nothing here changes the game by itself.
+import * as C from "./controller.js";
+import { attachDealBox } from "./dealbox.js";
+import { variant } from "./i18n.js";
+import { attachPointer, snapBack } from "./input.js";
+import { attachKeys } from "./keys.js";
+import { board, hosts, schedule, tick, toast } from "./paint.js";
+import { markDests } from "./render.js";
+import * as S from "./state.js";
+
+const { table } = S;
+const view = table.view;
+
+function pileAnchor(pile) {
+  const r = board.querySelector(`[data-pile="${pile}"]`)?.getBoundingClientRect();
+  return r ? { x: r.left + r.width / 2, y: r.top + r.width * 3.2 } : null;
+}
+
+function pointer() {
+  attachPointer(board, {
+    pickable(pile, index) {
+      const game = table.game;
+      if (!game || pile === "stock") return null;
+      let count = S.countFrom(game, pile, index);
+      const sel = view.selection;
+      if (sel && sel.pile === pile && count && count < sel.count) count = sel.count;
+      if (!count) return null;
+      return { count, startIndex: S.runStart(game, pile, count) };
+    },
+    dragStart(pile, count) {
+      C.cancelHint();
+      C.closeOverlay();
+      view.dests = S.destinations(table.game, pile, count);
+      markDests(board, view.dests, null);
+    },
+    dragOver(over) {
+      markDests(board, view.dests, view.dests.includes(over) ? over : null);
+    },
+    dragEnd() {
+      view.dests = view.selection ? S.destinations(table.game, view.selection.pile, view.selection.count) : [];
+      schedule();
+    },
+    drop(from, count, to, dragged) {
+      if (!to || to === from) {
+        snapBack(dragged);
+        view.dests = view.selection ? view.dests : [];
+        return schedule();
+      }
+      // any other pile, the stock included, is asked for: a refused drop
+      // comes back with the server's reason
+      const legal = S.destinations(table.game, from, count).includes(to);
+      if (!legal) snapBack(dragged);
+      C.sendMove({ from, to, count }, legal ? dragged : null);
+    },
+    tap: C.tap,
+    longPress(pile, index, x, y) {
+      if (!table.game || !pile.startsWith("tableau:")) return false;
+      C.cancelHint();
+      return C.openOverlay(pile, S.countFrom(table.game, pile, index) || 1, { x, y });
+    },
+    overlaySlide: (x, y) => C.runOverlay.slide(x, y),
+    overlayRelease: (x, y) => C.overlayAct(C.runOverlay.release(x, y)),
+  });
+}
+
+function keys() {
+  attachKeys(board, {
+    focusStep(step) {
+      if (!table.game) return;
+      C.closeOverlay();
+      view.keyboard = true;
+      view.focus = S.nextFocus(S.pileOrder(table.game), view.focus, step);
+      schedule();
+    },
+    runStep(step) {
+      if (!table.game || !view.focus?.startsWith("tableau:")) return;
+      view.keyboard = true;
+      if (view.overlay && view.overlay.pile === view.focus) return C.overlayAct(step > 0 ? "up" : "down");
+      if (step > 0) C.openOverlay(view.focus, 2, pileAnchor(view.focus));
+    },
+    activate() {
+      if (!table.game) return;
+      view.keyboard = true;
+      C.activate();
+    },
+    draw: () => table.game && variant.family === "klondike" && C.drawStock(),
+    escape: C.escape,
+    undo: () => C.act({ type: "undo" }),
+    hint: C.hint,
+    newGame: () => C.newGame({}),
+    finish: C.finish,
+    focusIn(pile) {
+      view.focus = pile;
+      view.keyboard = true;
+    },
+  });
+}
+
+export function attachEvents() {
+  pointer();
+  keys();
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-act]");
+    if (!button || button.closest(".run-overlay") || !document.querySelector("main.play")?.contains(button)) return;
+    C.command(button.dataset.act);
+  });
+  attachDealBox(hosts.actions, { toast, request: C.request, open: (deal) => C.newGame({ deal }) });
+  document.addEventListener("visibilitychange", () => C.clockRunning(!document.hidden));
+  window.addEventListener("resize", () => C.closeOverlay());
+  // rotation, resizing, fullscreen and bars that wrap all change the board's box
+  let boardSize = "";
+  new ResizeObserver(() => {
+    const size = `${board.clientWidth}x${board.clientHeight}`;
+    if (size !== boardSize) {
+      boardSize = size;
+      schedule();
+    }
+  }).observe(board);
+  setInterval(tick, 500);
+}

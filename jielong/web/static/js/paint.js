@@ -1,0 +1,66 @@
+// One redraw per frame: the bars, the panel and the board are drawn from the
+// game and view state in `table`; anyone who changes them calls schedule().
+import { computeLayout } from "./layout.js";
+import * as P from "./panels.js";
+import { draw } from "./render.js";
+import { elapsed, pileOrder, table } from "./state.js";
+
+export const $ = (id) => document.getElementById(id);
+export const board = $("board");
+export const hosts = { status: $("status"), hintbar: $("hintbar"), actions: $("actions"), panel: $("panel") };
+const toastEl = $("toast");
+
+let frame = 0;
+let animateNext = false;
+const lastHTML = {};
+
+export function schedule(animate = false) {
+  animateNext = animateNext || animate;
+  if (!frame) frame = requestAnimationFrame(flush);
+}
+
+function put(name, html) {
+  if (lastHTML[name] === html) return;
+  lastHTML[name] = html;
+  hosts[name].innerHTML = html;
+}
+
+export function panelShown() {
+  return Boolean(lastHTML.panel);
+}
+
+function clock() {
+  return elapsed(table.game, table.receivedAt, performance.now());
+}
+
+function flush() {
+  frame = 0;
+  const { game, view } = table;
+  if (!game) return;
+  view.animate = animateNext;
+  animateNext = false;
+  const order = pileOrder(game);
+  if (!view.focus || !order.includes(view.focus)) view.focus = order.at(-1);
+  // bars first: the board takes the height they leave
+  put("status", P.statusHTML(game, clock()));
+  put("actions", P.actionsHTML(game, view));
+  put("hintbar", P.hintbarHTML(game, view));
+  put("panel", P.panelHTML(game, view));
+  const layout = computeLayout(game, board.clientWidth, board.clientHeight);
+  draw(board, game, view, layout);
+  // for bench/page_speed.py: when the first playable board was drawn
+  if (!performance.getEntriesByName("jielong:board").length) performance.mark("jielong:board");
+  document.body.classList.toggle("has-panel", panelShown());
+}
+
+export function tick() {
+  if (table.game) put("status", P.statusHTML(table.game, clock()));
+}
+
+let toastTimer = 0;
+export function toast(text) {
+  toastEl.textContent = text;
+  toastEl.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => toastEl.classList.remove("show"), 2600);
+}
