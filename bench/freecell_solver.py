@@ -33,7 +33,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from jielong.catalogue import unsolvable_deals  # noqa: E402
-from jielong.rules.variants import rules_for  # noqa: E402
+from jielong.rules.registry import rules_for  # noqa: E402
 from jielong.solve import fcsolve, hints  # noqa: E402
 from jielong.solve import freecell as own  # noqa: E402
 

@@ -28,7 +28,7 @@ from collections import Counter
 from typing import Any
 
 from jielong.rules.klondike import Klondike, KlondikePosition
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 from jielong.solve import klondike as own
 
 

@@ -17,7 +17,8 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from jielong.rules.klondike import Klondike
-from jielong.rules.variants import VARIANTS, get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import VARIANTS, get_variant
 from jielong.shuffles import MAX_FREECELL_DEAL, MAX_KLONDIKE_DEAL, DealError
 from jielong.solve.klondike import find_win
 

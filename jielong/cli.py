@@ -11,7 +11,8 @@ from typing import Any, TextIO
 from jielong.cards import format_cards
 from jielong.catalogue import check_deal_number
 from jielong.rules.core import IllegalMoveError, InvalidMoveError, play_checked
-from jielong.rules.variants import VARIANTS, get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import VARIANTS, get_variant
 from jielong.shuffles import DealError, klondike_deal
 
 Handler = Callable[[argparse.Namespace], int]

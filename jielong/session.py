@@ -25,7 +25,8 @@ from jielong.catalogue import check_deal_number
 from jielong.rules.core import Illegal, Move, Pile, Rules
 from jielong.rules.freecell import FreeCellPosition
 from jielong.rules.klondike import KlondikePosition
-from jielong.rules.variants import Variant, get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import Variant, get_variant
 
 StepKind = Literal["move", "auto", "collect", "restart"]
 STEP_KINDS: tuple[StepKind, ...] = ("move", "auto", "collect", "restart")

@@ -16,7 +16,8 @@ from solver_checks import CARRY, CARRY_STEPS
 
 from jielong.catalogue import daily_deal, today_utc, unsolvable_deals
 from jielong.rules.core import Illegal
-from jielong.rules.variants import VARIANTS, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import VARIANTS
 from jielong.web import app as app_module
 from jielong.web.app import Settings, create_app
 from jielong.web.i18n import LANGUAGES, catalogue, message, negotiate

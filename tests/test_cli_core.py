@@ -15,7 +15,7 @@ import pytest
 
 from jielong.cards import Card
 from jielong.cli import main, play_loop
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 from jielong.shuffles import freecell_deal, klondike_deal
 
 MSFC = shutil.which("make-microsoft-freecell-board")

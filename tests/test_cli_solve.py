@@ -10,7 +10,8 @@ import pytest
 
 from jielong.cli import main
 from jielong.notation import parse_move
-from jielong.rules.variants import get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import get_variant
 from jielong.solve import fcsolve
 
 

@@ -192,7 +192,7 @@ def test_daily_deal_is_stable_and_skips_unsolvable() -> None:
 
 @pytest.mark.parametrize("variant", ["klondike-3", "klondike-1"])
 def test_klondike_daily_deal_is_won_by_the_solver(variant: str) -> None:
-    from jielong.rules.variants import rules_for
+    from jielong.rules.registry import rules_for
     from jielong.solve import klondike as solver
 
     rules = rules_for(variant)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from solver_checks import assert_wins, playout
 
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 from jielong.solve import api, fcsolve
 
 pytestmark = pytest.mark.skipif(not fcsolve.available(), reason="Freecell Solver not installed")

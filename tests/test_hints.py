@@ -9,7 +9,7 @@ import pytest
 from solver_checks import CARRY, CARRY_STEPS, assert_wins, playout
 
 from jielong.rules.core import Move, tableau
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 from jielong.solve import fcsolve, freecell, hints
 from jielong.solve.result import SolveResult
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from jielong.cards import DECK, Card
 from jielong.notation import format_move, parse_move, solution_to_json
 from jielong.rules.core import STOCK, WASTE, InvalidMoveError, Move, cell, foundation, tableau
-from jielong.rules.variants import VARIANTS, get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import VARIANTS, get_variant
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,8 @@ from jielong.cards import Card
 from jielong.rules.core import STOCK, WASTE, Move, Pile
 from jielong.rules.freecell import FreeCellPosition
 from jielong.rules.klondike import KlondikePosition
-from jielong.rules.variants import VARIANTS, get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import VARIANTS, get_variant
 
 PERFT = Path(__file__).parent / "fixtures" / "perft"
 COUNT_LINE = re.compile(r"^#\s*count\s+([a-z0-9-]+)\s*:\s*(\d+)\s*$")

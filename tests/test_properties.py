@@ -13,7 +13,8 @@ from jielong.cards import Card
 from jielong.rules.core import STOCK, WASTE, Move, Pile, Rules
 from jielong.rules.freecell import FreeCellPosition
 from jielong.rules.klondike import KlondikePosition
-from jielong.rules.variants import VARIANTS, get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import VARIANTS, get_variant
 
 VARIANT_IDS = sorted(VARIANTS)
 

@@ -22,7 +22,8 @@ from jielong.rules.core import (
     tableau,
 )
 from jielong.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
-from jielong.rules.variants import get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import get_variant
 
 VARIANT_IDS = ("freecell", "kongdang")
 

@@ -21,7 +21,7 @@ from jielong.rules.core import (
     tableau,
 )
 from jielong.rules.klondike import Klondike, KlondikePosition
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 
 FIXTURES = Path(__file__).parent / "fixtures" / "klondike"
 

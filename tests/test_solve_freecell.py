@@ -7,7 +7,7 @@ import pytest
 from solver_checks import assert_wins, playout
 
 from jielong.rules.core import Move, cell, tableau
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 from jielong.solve import api
 from jielong.solve import freecell as own
 

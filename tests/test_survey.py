@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from jielong.cli import main
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 from jielong.solve import fcsolve, klondike
 from jielong.solve.survey import Budget, SurveyError, read_results, solve_deal, survey
 

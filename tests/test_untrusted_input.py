@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from jielong.catalogue import DealId
 from jielong.notation import parse_move
 from jielong.rules.core import InvalidMoveError, Pile
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 from jielong.shuffles import DealError
 from jielong.web.app import Settings, create_app
 

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from jielong.catalogue import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_deals
 from jielong.rules.klondike import Klondike
-from jielong.rules.variants import rules_for
+from jielong.rules.registry import rules_for
 from jielong.solve.klondike import find_win
 from jielong.store import Store, games
 from jielong.web.app import Settings, create_app

@@ -8,10 +8,9 @@ Pile ids are stable and used everywhere, JSON included: ``stock``, ``waste``,
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from jielong.rules.variants import Variant
+from jielong.rules.variants import Variant
 
 KINDS = ("stock", "waste", "foundation", "tableau", "cell")
 

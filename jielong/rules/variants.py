@@ -1,12 +1,13 @@
-"""The site's variants: named bundles of rule options, in one explicit registry."""
+"""The site's variants: named bundles of rule options, as plain records.
+
+A variant is data and knows no rules; :mod:`jielong.rules.registry` pairs
+each variant with the rules object of its family.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from jielong.rules.core import Rules
+from typing import Literal
 
 
 def run_limit_freecell(free_cells: int, empty_columns: int) -> int:
@@ -40,9 +41,6 @@ class Variant:
 
     def max_run(self, free_cells: int, empty_columns: int) -> int:
         return RUN_LIMITS[self.run_limit](free_cells, empty_columns)
-
-    def rules(self) -> Rules[Any]:
-        return rules_for(self.id)
 
 
 VARIANTS: dict[str, Variant] = {
@@ -102,22 +100,3 @@ def get_variant(variant_id: str) -> Variant:
     except KeyError:
         raise UnknownVariantError(variant_id) from None
 
-
-_RULES: dict[str, Rules[Any]] = {}
-
-
-def rules_for(variant_id: str) -> Rules[Any]:
-    """The rules object of a variant (one per variant, built on first use)."""
-    rules = _RULES.get(variant_id)
-    if rules is None:
-        variant = get_variant(variant_id)
-        if variant.family == "klondike":
-            from jielong.rules.klondike import Klondike
-
-            rules = Klondike(variant)
-        else:
-            from jielong.rules.freecell import FreeCell
-
-            rules = FreeCell(variant)
-        _RULES[variant_id] = rules
-    return rules

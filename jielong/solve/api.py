@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from jielong.rules.variants import get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import get_variant
 from jielong.solve.result import SolveResult
 
 SolverName = Literal["own", "fcsolve"]

@@ -10,7 +10,8 @@ from typing import Any
 
 from jielong.catalogue import check_deal_number
 from jielong.rules.core import PositionParseError
-from jielong.rules.variants import VARIANTS, get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import VARIANTS, get_variant
 
 
 def _fail(message: str) -> int:

@@ -28,7 +28,8 @@ from typing import Any
 from jielong.rules.core import Move, Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
 from jielong.rules.klondike import Klondike
-from jielong.rules.variants import get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import get_variant
 from jielong.solve import freecell as own
 from jielong.solve import klondike
 from jielong.solve.result import Hint, SolveResult

@@ -26,7 +26,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from jielong.rules.variants import get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import get_variant
 
 Line = tuple[int, str, int, int, float, str]
 

@@ -29,7 +29,8 @@ from solver_checks import CARRY, CARRY_STEPS
 
 from jielong.cards import DECK
 from jielong.rules.core import Move
-from jielong.rules.variants import get_variant, rules_for
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import get_variant
 
 pytestmark = pytest.mark.browser
 
