@@ -18,16 +18,6 @@ from jielong.shuffles import DealError, klondike_deal
 Handler = Callable[[argparse.Namespace], int]
 
 
-def pysol_layout(number: int) -> str:
-    """PySolFC's Klondike game ``number`` as ``pysol_cards`` prints it."""
-    from pysol_cards.cards import CardRenderer
-    from pysol_cards.deal_game import Game
-    from pysol_cards.random_base import RandomBase
-
-    game = Game("klondike", number, RandomBase.DEALS_PYSOLFC, 13)
-    return str(game.calc_layout_string(CardRenderer(print_ts=True)))
-
-
 def klondike_layout(number: int) -> str:
     """A readable Klondike deal: the stock in turning order and the piles with
     face-down cards in angle brackets."""
@@ -40,20 +30,20 @@ def klondike_layout(number: int) -> str:
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
+    from jielong.textboard import position_text
+
     variant = get_variant(args.variant)
     check_deal_number(variant.id, args.number)
-    if variant.family == "freecell":
-        if args.format == "pysol":
-            raise DealError("--format pysol is for Klondike deals")
-        rules = rules_for(variant.id)
-        sys.stdout.write(rules.to_text(rules.deal(args.number)))
-    elif args.format == "pysol":
-        sys.stdout.write(pysol_layout(args.number))
-    elif args.format == "position":
-        rules = rules_for(variant.id)
-        sys.stdout.write(rules.to_text(rules.deal(args.number)))
-    else:
-        sys.stdout.write(klondike_layout(args.number))
+    rules = rules_for(variant.id)
+    if args.format == "text":
+        if variant.family == "klondike":
+            sys.stdout.write(klondike_layout(args.number))
+        else:
+            sys.stdout.write(rules.to_text(rules.deal(args.number)))
+        return 0
+    if args.format == "fcs" and variant.family != "freecell":
+        raise DealError("--format fcs (Freecell Solver's board) is for FreeCell deals")
+    sys.stdout.write(position_text(rules, rules.deal(args.number), args.format))
     return 0
 
 
@@ -125,10 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=int)
     p.add_argument(
         "--format",
-        choices=["text", "pysol", "position"],
+        choices=["text", "position", "fcs", "pysol"],
         default="text",
-        help="Klondike: text (readable), pysol (as pysol_cards prints it), "
-        "position (the position text format)",
+        help="text (readable), position (the text the site copies and reads), "
+        "fcs (Freecell Solver's board, FreeCell only), pysol (PySolFC's board or layout)",
     )
     p.set_defaults(func=cmd_deal)
 

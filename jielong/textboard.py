@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from jielong.cards import Card
-from jielong.rules.freecell import FreeCellPosition
-from jielong.rules.klondike import KlondikePosition
+from jielong.rules.core import Rules
+from jielong.rules.freecell import FreeCell, FreeCellPosition
+from jielong.rules.klondike import Klondike, KlondikePosition
 
 
 def _c(card: Card | None, symbols: bool) -> str:
@@ -53,3 +56,29 @@ def draw(pos: KlondikePosition | FreeCellPosition, symbols: bool = True) -> str:
     if isinstance(pos, KlondikePosition):
         return draw_klondike(pos, symbols)
     return draw_freecell(pos, symbols)
+
+
+POSITION_FORMATS = ("position", "fcs", "pysol")
+"""``position``: the rules' own text (Freecell Solver's board for FreeCell);
+``fcs``: Freecell Solver's board (FreeCell only); ``pysol``: PySolFC's."""
+
+
+def position_text(rules: Rules[Any], pos: Any, style: str = "position") -> str:
+    """``pos`` in one of :data:`POSITION_FORMATS`; every one reads back."""
+    if style not in POSITION_FORMATS:
+        raise ValueError(f"not a position format: {style!r}")
+    if isinstance(pos, KlondikePosition):
+        if style == "fcs":
+            raise ValueError("Freecell Solver's board text is for FreeCell positions")
+        return rules.to_text(pos) if style == "position" else _klondike(rules).to_text(pos, style)
+    return _freecell(rules).to_text(pos, "pysol" if style == "pysol" else "fcs")
+
+
+def _klondike(rules: Rules[Any]) -> Klondike:
+    assert isinstance(rules, Klondike)
+    return rules
+
+
+def _freecell(rules: Rules[Any]) -> FreeCell:
+    assert isinstance(rules, FreeCell)
+    return rules

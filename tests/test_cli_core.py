@@ -138,7 +138,7 @@ def test_deal_klondike_position_format(variant: str, capsys: pytest.CaptureFixtu
         ["deal", "freecell", "0"],
         ["deal", "freecell", str(2**33)],
         ["deal", "klondike-3", "-4"],
-        ["deal", "freecell", "1", "--format", "pysol"],
+        ["deal", "klondike-3", "1", "--format", "fcs"],
         ["deal", "spider", "1"],
         ["deal", "freecell", "twelve"],
         ["play", "freecell", "0"],

@@ -457,9 +457,10 @@ def _klondike_solver_moves(number: int, draw: int) -> list[str]:
     loaded from the same text ``jielong deal --format pysol`` prints."""
     from pyksolve.solver import Solitaire
 
-    from jielong.cli import pysol_layout
+    from jielong.textboard import position_text
 
-    text = pysol_layout(number).strip()
+    r = rules_for(f"klondike-{draw}")
+    text = position_text(r, r.deal(number), "pysol").strip()
     solver = Solitaire()
     solver.draw_count = draw
     assert solver.load_pysol(text.replace("\n", "\r\n") + "\r\n")  # it reads CRLF only

@@ -8,7 +8,7 @@ Pile ids are stable and used everywhere, JSON included: ``stock``, ``waste``,
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from jielong.rules.variants import Variant
 
@@ -216,4 +216,11 @@ def foundation_accepts(top: int | None, card: int) -> bool:
 
 
 class PositionParseError(ValueError):
-    """Text that is not a valid position."""
+    """Text that is not a valid position: ``code`` says what is wrong and
+    ``details`` where (``line`` from 1, ``token``, ``cards``), so that the
+    page can say it in the player's language."""
+
+    def __init__(self, message: str, code: str = "bad_text", **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.details = details

@@ -9,14 +9,15 @@ Positions load from and save to Freecell Solver's board text::
 
 one column per line, bottom card first (a leading ``:`` is allowed); the
 ``Foundations:`` and ``Freecells:`` lines are written only when not empty.
-Foundation entries are written in slot order, so slots round-trip.
+Foundation entries are written in slot order, so slots round-trip.  Reading
+takes every spelling Freecell Solver reads (see :mod:`jielong.rules.text`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jielong.cards import Card, Suit, format_cards, parse_cards
+from jielong.cards import Card, format_cards
 from jielong.cards import fits_on_tableau as _fits
 from jielong.rules.core import (
     FITS_ON,
@@ -30,6 +31,21 @@ from jielong.rules.core import (
     foundation_accepts,
     foundation_targets,
     tableau,
+)
+from jielong.rules.text import (
+    FOUNDATION_PREFIXES,
+    FREECELL_PREFIXES,
+    Line,
+    body,
+    card,
+    cards,
+    check_deck,
+    fcs_foundation_entries,
+    foundation_cards,
+    foundation_entries,
+    foundation_slots,
+    lines_of,
+    strip_prefix,
 )
 from jielong.rules.variants import Variant
 from jielong.shuffles import freecell_deal
@@ -261,86 +277,58 @@ class FreeCell:
 
     # -- text ---------------------------------------------------------------
 
-    def to_text(self, pos: FreeCellPosition) -> str:
+    def to_text(self, pos: FreeCellPosition, style: str = "fcs") -> str:
+        """Freecell Solver's board text (``fcs``), or PySolFC's (``pysol``:
+        ``Founds:`` and ``FC:`` lines, the latter always written)."""
+        pysol = style == "pysol"
         lines = []
         if any(t is not None for t in pos.foundations):
-            lines.append("Foundations: " + " ".join(_foundation_entries(pos.foundations)))
-        if any(c is not None for c in pos.cells):
-            lines.append(
-                "Freecells: " + " ".join("-" if c is None else c.code() for c in pos.cells)
-            )
+            head = "Founds: " if pysol else "Foundations: "
+            lines.append(head + " ".join(fcs_foundation_entries(pos.foundations)))
+        if pysol or any(c is not None for c in pos.cells):
+            head = "FC: " if pysol else "Freecells: "
+            lines.append(head + " ".join("-" if c is None else c.code() for c in pos.cells))
         for col in pos.tableau:
             # an empty column is written as ":" so that it is not lost
             lines.append(format_cards(col) if col else ":")
         return "\n".join(lines) + "\n"
 
     def from_text(self, text: str) -> FreeCellPosition:
-        cols: list[tuple[Card, ...]] = []
         cells: tuple[Card | None, ...] = (None,) * CELLS
         founds: tuple[Card | None, ...] = (None,) * 4
-        try:
-            for raw in text.splitlines():
-                line = raw.split("#", 1)[0].strip()
-                if not line:
-                    continue
-                low = line.lower()
-                if low.startswith("foundations:"):
-                    founds = _parse_foundations(line.split(":", 1)[1], self.by_suit)
-                elif low.startswith("freecells:"):
-                    entries = line.split(":", 1)[1].split()
-                    if len(entries) > CELLS:
-                        raise PositionParseError("at most four free cells")
-                    parsed = [None if t == "-" else Card.parse(t) for t in entries]
-                    cells = tuple(parsed + [None] * (CELLS - len(parsed)))
-                else:
-                    cols.append(parse_cards(line[1:] if line.startswith(":") else line))
-        except ValueError as e:
-            raise PositionParseError(str(e)) from None
-        if len(cols) != COLUMNS:
-            raise PositionParseError(f"a FreeCell position has {COLUMNS} columns, not {len(cols)}")
-        pos = FreeCellPosition(tuple(cols), cells, founds)
-        seen: list[Card] = [c for c in cells if c is not None]
-        for col in cols:
-            seen.extend(col)
-        for top in founds:
-            if top is not None:
-                seen.extend(Card.of(r, top.suit) for r in range(1, top.rank + 1))
-        if len(seen) != 52 or len(set(seen)) != 52:
-            raise PositionParseError("a position holds each of the 52 cards exactly once")
-        return pos
+        placed: list[tuple[Card, int]] = []
+        rows: list[Line] = []
+        for ln in lines_of(text):
+            line = ln.text.strip()
+            rest = strip_prefix(line, FOUNDATION_PREFIXES)
+            if rest is not None:
+                entries = foundation_entries(rest, ln.number)
+                founds = foundation_slots(entries, self.by_suit, ln.number)
+                placed.extend(foundation_cards(founds, ln.number))
+                continue
+            rest = strip_prefix(line, FREECELL_PREFIXES)
+            if rest is not None:
+                tokens = rest.split()
+                if len(tokens) > CELLS:
+                    raise PositionParseError(
+                        f"line {ln.number}: at most {CELLS} free cells",
+                        "too_many_cells",
+                        line=ln.number,
+                    )
+                held = [None if t in ("-", "*") else card(t, ln.number) for t in tokens]
+                cells = tuple(held + [None] * (CELLS - len(held)))
+                placed.extend((c, ln.number) for c in held if c is not None)
+                continue
+            rows.append(Line(ln.number, line))
+        cols = []
+        for ln in body(rows, COLUMNS, "columns"):
+            col = cards(ln.text[1:] if ln.text.startswith(":") else ln.text, ln.number)
+            placed.extend((c, ln.number) for c in col)
+            cols.append(col)
+        check_deck(placed)
+        return FreeCellPosition(tuple(cols), cells, founds)
 
 
 def _pile_exists(p: Pile) -> bool:
     limits = {"foundation": 4, "tableau": COLUMNS, "cell": CELLS}
     return p.kind in limits and 0 <= p.index < limits[p.kind]
-
-
-def _foundation_entries(founds: tuple[Card | None, ...]) -> list[str]:
-    used = {t.suit for t in founds if t is not None}
-    spare = [s for s in Suit if s not in used]
-    out = []
-    for top in founds:
-        if top is None:
-            out.append(f"{spare.pop(0).letter}-0")
-        else:
-            out.append(f"{top.suit.letter}-{top.code()[0]}")
-    return out
-
-
-def _parse_foundations(text: str, by_suit: bool) -> tuple[Card | None, ...]:
-    slots: list[Card | None] = []
-    for entry in text.split():
-        suit_text, _, rank_text = entry.partition("-")
-        suit = Suit.parse(suit_text)
-        rank = 0 if rank_text == "0" else Card.parse(rank_text + "S").rank
-        slots.append(None if rank == 0 else Card.of(rank, suit))
-    if len(slots) > 4:
-        raise PositionParseError("at most four foundations")
-    if by_suit:
-        # fixed slots: the file may list the suits in any order
-        placed: list[Card | None] = [None] * 4
-        for top in slots:
-            if top is not None:
-                placed[top.suit] = top
-        return tuple(placed)
-    return tuple(slots + [None] * (4 - len(slots)))

@@ -12,13 +12,23 @@ Text format of a position (for fixtures, tools and solvers)::
     : |                      an empty pile
 
 Only the pile lines are required; a missing line means empty (or 0).
+
+PySolFC's layout is read too (and written with ``style="pysol"``)::
+
+    Talon: 4H AC 4D ...      next card first
+    QH
+    <7H> TS                  face-down cards in angle brackets
+
+with the same optional ``Waste:``, ``Recycles:`` lines and a ``Foundations:``
+line in either spelling (``AS - 2H -`` or Freecell Solver's ``S-A H-2``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from jielong.cards import Card, format_cards, parse_cards
+from jielong.cards import Card, format_cards
 from jielong.rules.core import (
     STOCK,
     TAKES,
@@ -32,6 +42,19 @@ from jielong.rules.core import (
     foundation_targets,
     is_ascii_number,
     tableau,
+)
+from jielong.rules.text import (
+    FOUNDATION_PREFIXES,
+    Line,
+    body,
+    card,
+    cards,
+    check_deck,
+    fcs_foundation_entries,
+    foundation_cards,
+    foundation_entries,
+    foundation_slots,
+    lines_of,
 )
 from jielong.rules.variants import Variant
 from jielong.shuffles import klondike_deal
@@ -290,7 +313,10 @@ class Klondike:
 
     # -- text ---------------------------------------------------------------
 
-    def to_text(self, pos: KlondikePosition) -> str:
+    def to_text(self, pos: KlondikePosition, style: str = "position") -> str:
+        """This module's position text, or PySolFC's layout (``pysol``)."""
+        if style == "pysol":
+            return _pysol_text(pos)
         lines = [f"# {self.variant.id}"]
         lines.append(f"Stock: {format_cards(pos.stock)}".rstrip())
         lines.append(f"Waste: {format_cards(pos.waste)}".rstrip())
@@ -308,48 +334,111 @@ class Klondike:
         waste: tuple[Card, ...] = ()
         founds: tuple[Card | None, ...] = (None,) * 4
         recycles = 0
+        placed: list[tuple[Card, int]] = []
+        rows: list[Line] = []
+        for ln in lines_of(text):
+            line = ln.text.strip()
+            n = ln.number
+            key = _KEY.match(line)
+            if key is None:
+                rows.append(Line(n, line))
+                continue
+            name, rest = key.group(1).strip().lower(), line[key.end() :]
+            if name == "stock":
+                stock = cards(rest, n)
+                placed.extend((c, n) for c in stock)
+            elif name in ("talon", "queue"):
+                stock = cards(rest, n)[::-1]  # written next card first
+                placed.extend((c, n) for c in stock)
+            elif name == "waste":
+                waste = cards(rest, n)
+                placed.extend((c, n) for c in waste)
+            elif name == "recycles":
+                recycles = _recycles(rest, n)
+            elif name + ":" in FOUNDATION_PREFIXES:
+                entries = foundation_entries(rest, n)
+                if "-" in rest.split() and len(entries) != 4:
+                    # dashes hold slots in place: all four are needed
+                    raise PositionParseError(
+                        f"line {n}: Foundations: needs four entries", "bad_foundations", line=n
+                    )
+                founds = foundation_slots(entries, False, n)
+                placed.extend(foundation_cards(founds, n))
+            else:
+                raise PositionParseError(
+                    f"line {n}: unknown line: {line!r}", "unknown_line", line=n, token=name
+                )
         piles: list[tuple[Card, ...]] = []
         hidden: list[int] = []
-        try:
-            for raw in text.splitlines():
-                line = raw.split("#", 1)[0].strip()
-                if not line:
-                    continue
-                head, _, rest = line.partition(":")
-                key = head.strip().lower()
-                if key == "stock":
-                    stock = parse_cards(rest)
-                elif key == "waste":
-                    waste = parse_cards(rest)
-                elif key == "recycles":
-                    if not is_ascii_number(rest.strip(), MAX_RECYCLES_DIGITS):
-                        raise PositionParseError(
-                            f"Recycles: is a whole number below 10^{MAX_RECYCLES_DIGITS}"
-                        )
-                    recycles = int(rest)
-                elif key == "foundations":
-                    tops = rest.split()
-                    if len(tops) != 4:
-                        raise PositionParseError("Foundations: needs four entries")
-                    founds = tuple(None if t == "-" else Card.parse(t) for t in tops)
-                elif key == "":
-                    down, bar, up = rest.partition("|")
-                    if not bar:
-                        down, up = "", down
-                    d, u = parse_cards(down), parse_cards(up)
-                    if d and not u:
-                        raise PositionParseError("a pile with face-down cards needs a face-up one")
-                    piles.append(d + u)
-                    hidden.append(len(d))
-                else:
-                    raise PositionParseError(f"unknown line: {raw!r}")
-        except ValueError as e:
-            raise PositionParseError(str(e)) from None
-        if len(piles) != PILES:
-            raise PositionParseError(f"a Klondike position has {PILES} piles, not {len(piles)}")
-        pos = KlondikePosition(tuple(piles), tuple(hidden), stock, waste, founds, recycles)
-        _check_cards(pos)
-        return pos
+        for ln in body(rows, PILES, "piles"):
+            down, up = _pile(ln)
+            placed.extend((c, ln.number) for c in down + up)
+            piles.append(down + up)
+            hidden.append(len(down))
+        check_deck(placed)
+        return KlondikePosition(tuple(piles), tuple(hidden), stock, waste, founds, recycles)
+
+
+_KEY = re.compile(r"^([A-Za-z][A-Za-z -]*):")
+
+
+def _recycles(text: str, line: int) -> int:
+    t = text.strip()
+    if not is_ascii_number(t, MAX_RECYCLES_DIGITS):
+        raise PositionParseError(
+            f"line {line}: Recycles: is a whole number below 10^{MAX_RECYCLES_DIGITS}, not {t!r}",
+            "bad_recycles",
+            line=line,
+            token=t,
+        )
+    return int(t)
+
+
+def _pile(ln: Line) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """A pile line, bottom first: ``: 7H 5D | TS`` (face-down cards before
+    the bar) or PySolFC's ``<7H> <5D> TS`` (face-down cards in brackets)."""
+    text = ln.text[1:] if ln.text.startswith(":") else ln.text
+    down_text, bar, up_text = text.partition("|")
+    if not bar:
+        down_text, up_text = "", down_text
+    down: list[Card] = [card(t.strip("<>"), ln.number) for t in down_text.split()]
+    up: list[Card] = []
+    for token in up_text.split():
+        if token.startswith("<") and token.endswith(">"):
+            if up:
+                raise PositionParseError(
+                    f"line {ln.number}: a face-down card above a face-up one: {token}",
+                    "face_down_above",
+                    line=ln.number,
+                    token=token,
+                )
+            down.append(card(token[1:-1], ln.number))
+        else:
+            up.append(card(token, ln.number))
+    if down and not up:
+        raise PositionParseError(
+            f"line {ln.number}: a pile with face-down cards needs a face-up one",
+            "no_face_up",
+            line=ln.number,
+        )
+    return tuple(down), tuple(up)
+
+
+def _pysol_text(pos: KlondikePosition) -> str:
+    """PySolFC's layout: the talon next card first, face-down cards in angle
+    brackets; the waste, foundations and recycles only when not empty (an
+    empty pile is written ``:`` so that it is not lost)."""
+    lines = [f"Talon: {format_cards(reversed(pos.stock))}".rstrip()]
+    if pos.waste:
+        lines.append(f"Waste: {format_cards(pos.waste)}")
+    if any(t is not None for t in pos.foundations):
+        lines.append("Foundations: " + " ".join(fcs_foundation_entries(pos.foundations)))
+    if pos.recycles:
+        lines.append(f"Recycles: {pos.recycles}")
+    for pile, h in zip(pos.tableau, pos.hidden, strict=True):
+        down = [f"<{c.code()}>" for c in pile[:h]]
+        lines.append(" ".join(down + [c.code() for c in pile[h:]]) or ":")
+    return "\n".join(lines) + "\n"
 
 
 def _foundation_reason(
@@ -371,14 +460,3 @@ def _tableau_reason(card: Card, target: Card) -> Illegal | None:
     if card.rank + 1 != target.rank:
         return Illegal.WRONG_RANK
     return None
-
-
-def _check_cards(pos: KlondikePosition) -> None:
-    seen: list[Card] = [*pos.stock, *pos.waste]
-    for pile in pos.tableau:
-        seen.extend(pile)
-    for top in pos.foundations:
-        if top is not None:
-            seen.extend(Card.of(r, top.suit) for r in range(1, top.rank + 1))
-    if len(seen) != 52 or len(set(seen)) != 52:
-        raise PositionParseError("a position holds each of the 52 cards exactly once")

@@ -26,13 +26,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
     rules = rules_for(variant.id)
     if args.position is not None:
+        source = "standard input" if args.position == "-" else args.position
         try:
-            text = Path(args.position).read_text(encoding="utf-8")
+            if args.position == "-":
+                text = sys.stdin.buffer.read().decode("utf-8")
+            else:
+                text = Path(args.position).read_text(encoding="utf-8")
             position = rules.from_text(text)
         except OSError as e:
-            return _fail(f"cannot read {args.position}: {e.strerror}")
+            return _fail(f"cannot read {source}: {e.strerror}")
+        except UnicodeDecodeError:
+            return _fail(f"{source} is not UTF-8 text")
         except (PositionParseError, ValueError) as e:
-            return _fail(f"not a {variant.id} position: {e}")
+            return _fail(f"not a {variant.id} position ({source}): {e}")
     elif args.number is None:
         return _fail("give a deal number or --position FILE")
     else:
@@ -113,7 +119,12 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("solve", help="solve a deal or a position")
     p.add_argument("variant", choices=sorted(VARIANTS))
     p.add_argument("number", type=int, nargs="?", help="deal number (or use --position)")
-    p.add_argument("--position", metavar="FILE", help="a position in Freecell Solver's text")
+    p.add_argument(
+        "--position",
+        metavar="FILE",
+        help="a position's text (- reads standard input): Freecell Solver's or PySolFC's "
+        "board for FreeCell, the position text or PySolFC's layout for Klondike",
+    )
     p.add_argument("--json", action="store_true", help='print {"status": ..., "moves": [...]}')
     p.add_argument("--solver", choices=["own", "fcsolve"], default="own")
     p.add_argument("--budget", type=int, metavar="NODES", help="stop after this many nodes")

@@ -152,6 +152,22 @@ def _stale(record: GameRecord, request: Request) -> ApiError:
     return ApiError(409, "stale_version", extra={"state": game_state(record, request)})
 
 
+def position_error(e: PositionParseError) -> ApiError:
+    """A 400 naming what is wrong with a position's text and where: the
+    message in the player's language, ``position_error`` for programs."""
+    params: dict[str, Any] = {"detail": str(e), "reason": e.code}
+    for key, value in e.details.items():
+        if isinstance(value, list):
+            params[key] = " ".join(map(str, value))
+        elif not isinstance(value, dict):
+            params[key] = value
+    if e.code == "duplicate_cards" and e.details.get("missing"):
+        params["reason"] = "duplicate_cards_missing"
+    return ApiError(
+        400, "bad_position", params, details={"position_error": {"code": e.code, **e.details}}
+    )
+
+
 def _winnable_deal(request: Request, variant: str) -> int:
     if get_variant(variant).family == "freecell":
         return random_deal(variant)
@@ -199,7 +215,9 @@ def _new_session(
             raise ApiError(422, "invalid_request", {"detail": "position with deal or daily"})
         try:
             session = Session(variant, start_text=body.position)
-        except (PositionParseError, ValueError) as e:
+        except PositionParseError as e:
+            raise position_error(e) from None
+        except ValueError as e:
             raise ApiError(400, "bad_position", {"detail": str(e)}) from None
         if session.is_won():
             # nothing left to play, and a win that was never played

@@ -39,12 +39,16 @@ class _Keep(dict[str, Any]):
 
 
 def message(code: str, lang: str, **params: Any) -> str:
-    """The player's text for an error ``code`` (``illegal_move`` reads its
-    ``reason`` parameter)."""
+    """The player's text for an error ``code`` (``illegal_move`` and
+    ``bad_position`` read their ``reason`` parameter)."""
     texts = catalogue("api", lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
     key = f"error.{code}"
     if code == "illegal_move" and f"illegal.{params.get('reason')}" in texts:
         key = f"illegal.{params['reason']}"
+    reason = texts.get(f"position.{params.get('reason')}")
+    if code == "bad_position" and reason:
+        # what is wrong with the text, and where, in the player's language
+        params = {**params, "detail": reason.format_map(_Keep(params))}
     template: str = texts.get(key) or texts["error.unknown"]
     return template.format_map(_Keep(params))
 

@@ -1,0 +1,86 @@
+"""Boards through the HTTP API: PySolFC's import boards start games (which
+never count in the statistics), and the refused ones say what is wrong and
+where, in the player's language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from api_checks import new_game
+from fastapi.testclient import TestClient
+
+from jielong.rules.registry import rules_for
+from jielong.web.app import Settings, create_app
+
+BOARDS = Path(__file__).parent / "fixtures" / "boards"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("api-board") / "games.sqlite3"
+    app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=1.0))
+    with TestClient(app) as c:
+        yield c
+
+
+def board(name: str) -> str:
+    return (BOARDS / name).read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "deal"),
+    [("624.board", 624), ("624-with-utf8-bom.board", 624), ("with-10-for-rank.txt", 24)],
+)
+def test_boards_start_games(client: TestClient, name: str, deal: int) -> None:
+    game = new_game(client, variant="freecell", position=board(name))
+    assert game["deal"] is None
+    reference = new_game(client, variant="freecell", deal=deal)
+    assert game["position"] == reference["position"]
+    assert game["moves"] == reference["moves"]
+
+
+@pytest.mark.parametrize(
+    ("name", "error", "en", "zh"),
+    [
+        (
+            "624-with-dup-card.board",
+            {"code": "duplicate_cards", "cards": ["KC"], "line": 2, "missing": ["4H"]},
+            "written twice: KC (line 2); missing: 4H",
+            "重複的牌：KC（第 2 行）；缺少：4H",
+        ),
+        (
+            "624-missing-cards.board",
+            {"code": "missing_cards", "cards": ["5H"]},
+            "missing: 5H",
+            "缺少的牌：5H",
+        ),
+        (
+            "624-invalid-foundations-line.board",
+            {"code": "bad_foundations", "line": 1, "token": "zzz"},
+            "line 1: “zzz” is not a foundation",
+            "第 1 行：「zzz」不是回收堆的寫法",
+        ),
+    ],
+)
+def test_refused_boards_say_what_and_where(
+    client: TestClient, name: str, error: dict[str, object], en: str, zh: str
+) -> None:
+    for lang, text in (("en", en), ("zh-Hant", zh)):
+        r = client.post(
+            f"/api/games?lang={lang}", json={"variant": "freecell", "position": board(name)}
+        )
+        assert r.status_code == 400
+        body = r.json()["error"]
+        assert body["code"] == "bad_position"
+        assert error.items() <= body["position_error"].items()
+        assert text in body["message"], body["message"]
+
+
+def test_klondike_layout_starts_a_game(client: TestClient) -> None:
+    rules = rules_for("klondike-3")
+    layout = rules.to_text(rules.deal(9), "pysol")  # type: ignore[call-arg]
+    game = new_game(client, variant="klondike-3", position=layout)
+    reference = new_game(client, variant="klondike-3", deal=9)
+    assert game["position"] == reference["position"]
