@@ -35,8 +35,10 @@ class Connection:
     cost far less CPU than the server it measures (httpx costs about as much
     per request as the server does)."""
 
-    def __init__(self, host: str, port: int, player: str) -> None:
-        self.host, self.port, self.player = host, port, player
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        # the player cookie the server issued, sent back like a browser would
+        self.cookie = ""
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -47,7 +49,7 @@ class Connection:
         data = b"" if body is None else json.dumps(body).encode()
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
-            f"Cookie: jl_player={self.player}\r\nContent-Type: application/json\r\n"
+            f"{self.cookie}Content-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\n\r\n"
         )
         self.writer.write(head.encode() + data)
@@ -57,6 +59,8 @@ class Connection:
             name, _, value = line.partition(b":")
             if name.lower() == b"content-length":
                 length = int(value)
+            elif name.lower() == b"set-cookie" and value.strip().startswith(b"jl_player="):
+                self.cookie = f"Cookie: {value.strip().split(b';')[0].decode()}\r\n"
         return status, json.loads(await self.reader.readexactly(length))
 
     def close(self) -> None:
@@ -102,7 +106,7 @@ async def load(port: int, clients: int, warmup: float, seconds: float) -> dict[s
     await asyncio.gather(
         *(
             client(
-                Connection("127.0.0.1", port, f"bench-player-{i:08d}"),
+                Connection("127.0.0.1", port),
                 random.Random(i),
                 start_at,
                 stop_at,

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
-import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -21,11 +19,10 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 from jielong.catalogue import today_utc
 from jielong.rules.variants import VARIANTS
@@ -33,10 +30,10 @@ from jielong.store import Store
 from jielong.web.daily import DailyDeals
 from jielong.web.hintpool import HintPool
 from jielong.web.i18n import message, negotiate
+from jielong.web.limits import BodyLimit, limit_repeated_logs
+from jielong.web.security import PlayerIds, SiteHeaders, player_key
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
-PLAYER_COOKIE = "jl_player"
-_PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 STATIC_DIR = Path(__file__).with_name("static")
 
 
@@ -47,6 +44,8 @@ class Settings:
     hint_workers: int = 2
     hint_queue: int = 8
     hint_seconds: float = 2.0
+    docs: bool = False
+    """Serve FastAPI's interactive docs at /docs (they load scripts from a CDN)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -56,6 +55,7 @@ class Settings:
             hint_workers=int(env.get("JIELONG_HINT_WORKERS", "2")),
             hint_queue=int(env.get("JIELONG_HINT_QUEUE", "8")),
             hint_seconds=float(env.get("JIELONG_HINT_SECONDS", "2.0")),
+            docs=env.get("JIELONG_DOCS") == "1",
         )
 
     def to_env(self) -> dict[str, str]:
@@ -63,6 +63,7 @@ class Settings:
             "JIELONG_HINT_WORKERS": str(self.hint_workers),
             "JIELONG_HINT_QUEUE": str(self.hint_queue),
             "JIELONG_HINT_SECONDS": str(self.hint_seconds),
+            "JIELONG_DOCS": "1" if self.docs else "0",
         }
         if self.database:
             env["JIELONG_DATABASE"] = self.database
@@ -157,43 +158,6 @@ class CachedStatic(StaticFiles):
         return response
 
 
-class PlayerCookie:
-    """The anonymous player: a random id in an HttpOnly cookie, given on first
-    contact and found in ``request.state.player``.  Also marks API answers as
-    not cacheable.  (Plain ASGI: this runs on every request.)"""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        player = Request(scope).cookies.get(PLAYER_COOKIE) or ""
-        fresh = not _PLAYER_ID.fullmatch(player)
-        if fresh:
-            player = secrets.token_urlsafe(18)
-        scope.setdefault("state", {})["player"] = player
-        path: str = scope["path"]
-        api = path.startswith("/api/")
-        give_cookie = fresh and not path.startswith("/static/")
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                if api and "cache-control" not in headers:
-                    headers["Cache-Control"] = "no-store"
-                if give_cookie:
-                    headers.append(
-                        "Set-Cookie",
-                        f"{PLAYER_COOKIE}={player}; Max-Age={5 * 365 * 86400}; Path=/; "
-                        "HttpOnly; SameSite=lax",
-                    )
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
 def _warm_daily_deals(daily: DailyDeals) -> None:
     today = today_utc()
     for variant in VARIANTS:
@@ -227,6 +191,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         summary="Klondike and FreeCell: games, moves, hints and statistics.",
         version="1",
         lifespan=lifespan,
+        docs_url="/docs" if settings.docs else None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.store = store
@@ -242,8 +208,11 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
 
-    app.add_middleware(PlayerCookie)
+    app.add_middleware(SiteHeaders, players=PlayerIds(player_key(store.engine)))
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+    # outermost: an oversized body is refused before anything reads it
+    app.add_middleware(BodyLimit)
+    limit_repeated_logs()
 
     from jielong.web import api_catalogue, api_games
 

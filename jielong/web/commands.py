@@ -13,24 +13,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from jielong.store import Store
+    from jielong.web.security import player_key
 
     settings = Settings(
         database=args.database,
         hint_workers=args.hint_workers,
         hint_queue=args.hint_queue,
         hint_seconds=args.hint_seconds,
+        docs=args.docs,
     )
-    # create the schema once here, not in each worker process at the same time
-    Store(settings.database).close()
+    # create the schema and the player key once here, not in each worker
+    # process at the same time
+    store = Store(settings.database)
+    player_key(store.engine)
+    store.close()
     # worker processes build the app from the environment
     os.environ.update(settings.to_env())
+    os.environ["JIELONG_READ_SECONDS"] = str(args.read_timeout)
+    os.environ["JIELONG_MAX_CONNECTIONS"] = str(args.max_connections)
     uvicorn.run(
         "jielong.web.app:create_app_from_env",
         factory=True,
+        # h11 with a deadline for each request and a cap on open connections
+        http="jielong.web.limits:GuardedH11Protocol",
         host=args.host,
         port=args.port,
         workers=args.workers,
         access_log=args.access_log,
+        # X-Forwarded-Proto/-For are believed from these addresses only: the
+        # player cookie is marked Secure when the proxy says HTTPS
+        proxy_headers=True,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         log_level="info",
     )
     return 0
@@ -70,4 +83,29 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--hint-seconds", type=_seconds, default=2.0, help="hint deadline (default 2 s)")
     p.add_argument("--access-log", action="store_true", help="log every request")
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        metavar="ADDRESSES",
+        help="proxies whose X-Forwarded-For/-Proto headers are trusted, comma-separated "
+        "(default 127.0.0.1; '*' trusts every client, only behind a proxy)",
+    )
+    p.add_argument(
+        "--read-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="time a client has to send a whole request (default 10 s)",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=_positive,
+        default=2000,
+        help="open connections per server process before new ones are closed (default 2000)",
+    )
+    p.add_argument(
+        "--docs",
+        action="store_true",
+        help="serve the interactive API docs at /docs (their scripts come from a CDN)",
+    )
     p.set_defaults(func=cmd_serve)

@@ -86,6 +86,13 @@ def page(browser: Any, server: Server, device: str) -> Iterator[Any]:
     pg.set_default_timeout(10_000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+
+    def blocked(msg: Any) -> None:
+        # what the Content-Security-Policy refuses is only said on the console
+        if msg.type == "error" and "Content Security Policy" in msg.text:
+            errors.append(msg.text)
+
+    pg.on("console", blocked)
     yield pg
     context.close()
     assert not errors, f"uncaught errors in the page: {errors}"

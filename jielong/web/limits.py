@@ -1,0 +1,237 @@
+"""Limits that keep one client from taking the server's memory, sockets or logs.
+
+* :class:`BodyLimit` refuses a request body over :data:`MAX_BODY_BYTES` with
+  413 before reading it (by its Content-Length), or as soon as a body without
+  one grows past the limit.
+* :class:`GuardedH11Protocol` is uvicorn's HTTP/1.1 protocol with a deadline
+  for receiving a whole request (headers and body) and a cap on open
+  connections, so that half-sent requests cannot pile up until the process
+  runs out of file descriptors.
+* :class:`RepeatLimiter` lets the same log message through once per interval
+  with a count of those held back, so that a flood of one error cannot fill
+  the disk.
+
+The protocol is configured from the environment (``jielong serve`` sets it
+for its worker processes, like the app's settings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import resource
+import threading
+import time
+from typing import Any
+
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.config import Config
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
+
+from jielong.web.i18n import message, negotiate
+
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body taken: a custom position text is the largest
+legitimate one, and it needs a few kilobytes."""
+
+READ_SECONDS = 10.0
+"""Time a client has to send a whole request once its connection is open or
+its previous answer was sent."""
+
+MAX_CONNECTIONS = 2000
+"""Open connections per server process, past which new ones are closed at once."""
+
+LOG_INTERVAL_SECONDS = 10.0
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A receive that gives ``messages`` first, then what ``receive`` gives."""
+
+    async def replayed() -> Message:
+        if messages:
+            return messages.pop(0)
+        return await receive()
+
+    return replayed
+
+
+def error_body(scope: Scope, code: str, **params: Any) -> bytes:
+    """The JSON error shape, for answers given before the app is reached."""
+    request = Request(scope)
+    lang = negotiate(
+        request.cookies.get("lang"),
+        request.query_params.get("lang"),
+        request.headers.get("accept-language"),
+    )
+    text = message(code, lang, **params)
+    return json.dumps({"error": {"code": code, "message": text}}, ensure_ascii=False).encode()
+
+
+class BodyLimit:
+    """413 ``body_too_large`` for a body over ``limit`` bytes, decided from the
+    Content-Length before any of it is read, or while a chunked body streams."""
+
+    def __init__(self, app: ASGIApp, *, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            # (a length of many digits is refused before int() reads it)
+            if name == b"content-length" and (
+                not value.isdigit() or len(value) > 12 or int(value) > self.limit
+            ):
+                await self._refuse(scope, send)
+                return
+        if not any(name == b"transfer-encoding" for name, _ in scope["headers"]):
+            await self.app(scope, receive, send)
+            return
+        # A body without a length: read it here, up to the limit (the app's
+        # body parser would turn an error raised while it reads into a 400).
+        body = bytearray()
+        while True:
+            part = await receive()
+            if part["type"] != "http.request":
+                await self.app(scope, _replay([part], receive), send)
+                return
+            body += part.get("body", b"")
+            if len(body) > self.limit:
+                await self._refuse(scope, send)
+                return
+            if not part.get("more_body", False):
+                break
+        whole: Message = {"type": "http.request", "body": bytes(body), "more_body": False}
+        await self.app(scope, _replay([whole], receive), send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        body = error_body(scope, "body_too_large", limit=self.limit)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", b"no-store"),
+                    # the rest of the body is not read: the connection cannot be reused
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def connection_cap(wanted: int) -> int:
+    """``wanted``, lowered to leave file descriptors for the database, the
+    hint workers and the log when the process may open fewer files."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(16, min(wanted, soft - 200))
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, with a deadline for each request's arrival and
+    a cap on the connections open at once (``JIELONG_READ_SECONDS``,
+    ``JIELONG_MAX_CONNECTIONS``)."""
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.read_seconds = _env_float("JIELONG_READ_SECONDS", READ_SECONDS)
+        self.max_connections = connection_cap(
+            int(_env_float("JIELONG_MAX_CONNECTIONS", MAX_CONNECTIONS))
+        )
+        self._read_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            self.logger.warning("Too many open connections: refused a new one")
+            transport.abort()
+            return
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._read_deadline = self.loop.call_later(self.read_seconds, self._read_timed_out)
+
+    def _disarm(self) -> None:
+        if self._read_deadline is not None:
+            self._read_deadline.cancel()
+            self._read_deadline = None
+
+    def _read_timed_out(self) -> None:
+        self._read_deadline = None
+        cycle = self.cycle
+        # a whole request is in and the app is answering it: not the client's delay
+        if cycle is not None and not cycle.response_complete and not cycle.more_body:
+            return
+        if not self.transport.is_closing():
+            self.transport.abort()
+
+
+class RepeatLimiter(logging.Filter):
+    """Pass a message (by logger and format) once per ``interval`` seconds;
+    the next one let through says how many were held back meanwhile."""
+
+    def __init__(self, interval: float = LOG_INTERVAL_SECONDS) -> None:
+        super().__init__()
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, str(record.msg)[:200])
+        now = time.monotonic()
+        with self._lock:
+            last, held = self._seen.get(key, (-self.interval, 0))
+            if now - last < self.interval:
+                self._seen[key] = (last, held + 1)
+                return False
+            if len(self._seen) > 1000:
+                self._seen.clear()
+            self._seen[key] = (now, 0)
+        if held:
+            record.msg = f"{record.msg} [{held} more like this in the last {now - last:.0f} s]"
+        return True
+
+
+_limiter = RepeatLimiter()
+
+
+def limit_repeated_logs() -> None:
+    """Install the repeat limiter on the loggers that a flood of connections
+    or failures fills: asyncio's (accept errors), the server's and the app's."""
+    for name in ("asyncio", "uvicorn.error", "jielong"):
+        logger = logging.getLogger(name)
+        if _limiter not in logger.filters:
+            logger.addFilter(_limiter)

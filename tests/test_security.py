@@ -1,0 +1,98 @@
+"""Security headers on every answer, the API docs only on request, and player
+ids that only the server issues (signed), Secure over HTTPS."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+from api_checks import new_game
+from fastapi.testclient import TestClient
+
+from jielong.testing.processes import ServerProcess
+from jielong.web.app import Settings, create_app
+from jielong.web.security import PlayerIds
+
+
+def _app(tmp_path: Path, *, docs: bool = False) -> TestClient:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    return TestClient(create_app(Settings(database=db, hint_workers=1, docs=docs)))
+
+
+def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
+    with _app(tmp_path) as client:
+        for path in ("/", "/play/freecell", "/api/variants", "/static/js/main.js", "/nowhere"):
+            r = client.get(path)
+            csp = r.headers["content-security-policy"]
+            assert "script-src 'self';" in csp and "frame-ancestors 'none'" in csp, path
+            assert "unsafe-inline" not in csp.replace("style-src-attr 'unsafe-inline'", "")
+            assert r.headers["x-content-type-options"] == "nosniff"
+            assert r.headers["x-frame-options"] == "DENY"
+            assert r.headers["referrer-policy"] == "same-origin"
+        # the pages need no inline script: only the boot data, which is not run
+        page = client.get("/play/freecell").text
+        assert page.count("<script") == 2 and '<script type="application/json"' in page
+        assert not re.search(r"<[^>]*\s(on[a-z]+|style)=", page)
+        # the docs load a CDN's scripts: only when asked for
+        assert client.get("/docs").status_code == 404
+        assert client.get("/openapi.json").status_code == 200
+    with _app(tmp_path, docs=True) as client:
+        r = client.get("/docs")
+        assert r.status_code == 200 and "cdn.jsdelivr.net" in r.headers["content-security-policy"]
+
+
+def test_a_player_id_the_client_chose_is_not_taken(tmp_path: Path) -> None:
+    with _app(tmp_path) as alice, _app(tmp_path) as bob:
+        chosen = "a" * 24
+        for client in (alice, bob):
+            client.cookies.set("jl_player", chosen)
+        r = alice.post("/api/games", json={"variant": "freecell", "deal": 3})
+        issued = r.cookies["jl_player"]
+        assert chosen not in issued
+        assert bob.get("/api/stats").json()["freecell"]["games"] == 0
+        assert alice.get("/api/stats").json()["freecell"]["games"] == 1
+        # a forged or altered signature is replaced as well
+        player, _, signature = issued.partition(".")
+        forged = f"{player}.{signature[::-1]}"
+        bob.cookies.clear()
+        bob.cookies.set("jl_player", forged)
+        r = bob.get("/api/stats")
+        assert r.json()["freecell"]["games"] == 0 and r.cookies["jl_player"] != forged
+
+
+def test_ids_are_signed_with_the_databases_key(tmp_path: Path) -> None:
+    with _app(tmp_path) as first:
+        new_game(first, variant="freecell", deal=3)
+        cookie = first.cookies["jl_player"]
+    # another server on the same database (or after a restart) knows the player
+    with _app(tmp_path) as second:
+        second.cookies.set("jl_player", cookie)
+        r = second.get("/api/stats")
+        assert "set-cookie" not in r.headers and r.json()["freecell"]["games"] == 1
+    ids = PlayerIds(b"k" * 32)
+    player, value = ids.issue()
+    assert ids.check(value) == player and PlayerIds(b"j" * 32).check(value) is None
+    assert ids.check(player) is None and ids.check("") is None
+
+
+def test_the_cookie_is_secure_over_https(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    app = create_app(Settings(database=db, hint_workers=1))
+    with TestClient(app, base_url="https://testserver") as client:
+        assert "Secure" in client.get("/api/stats").headers["set-cookie"]
+    with TestClient(app) as client:
+        assert "Secure" not in client.get("/api/stats").headers["set-cookie"]
+
+
+@pytest.mark.slow
+def test_a_proxy_is_believed_only_from_the_allowed_addresses(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    https = {"X-Forwarded-Proto": "https"}
+    with ServerProcess(database, "--hint-workers", "1") as trusted:
+        r = httpx.get(trusted.url + "/api/stats", headers=https)
+        assert "Secure" in r.headers["set-cookie"]
+    with ServerProcess(database, "--hint-workers", "1", "--forwarded-allow-ips", "10.9.9.9") as s:
+        r = httpx.get(s.url + "/api/stats", headers=https)
+        assert "Secure" not in r.headers["set-cookie"]
