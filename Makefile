@@ -49,4 +49,4 @@ bench: install-test
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/solve/_klondike_native*
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/solve/_native_*

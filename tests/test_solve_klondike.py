@@ -13,6 +13,9 @@ from jielong.cards import Card
 from jielong.rules.core import STOCK, Move
 from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.solve import klondike as K
+from jielong.solve import klondike_relax as KR
+from jielong.solve import klondike_search as KX
+from jielong.solve import klondike_state as KS
 from jielong.solve.api import solve as api_solve
 from jielong.solve.result import SolveResult
 
@@ -70,9 +73,9 @@ def test_proof_search_alone_agrees_with_brute_force(pos: KlondikePosition, draw:
     uncovered card cannot go home, and must still find every win."""
     r = rules(draw)
     assume(not r.is_won(pos))
-    budget = K._Budget(None, None)
-    verdict: list[K.Action] | bool | None = True
-    for verdict in K._depth_first(K.from_position(pos), draw, budget):
+    budget = KX.Budget(None, None)
+    verdict: list[KS.Action] | bool | None = True
+    for verdict in KX.depth_first(K.from_position(pos), draw, budget):
         if verdict is not True:
             break
     assert verdict is not False
@@ -97,8 +100,8 @@ def test_a_win_that_needs_a_run_split_is_found_by_the_proof_search() -> None:
     r = rules(1)
     pos = r.from_text(SPLIT_NEEDED)
     assert brute_force_winnable(r, pos)
-    verdict: list[K.Action] | bool | None = True
-    for verdict in K._depth_first(K.from_position(pos), 1, K._Budget(None, None)):
+    verdict: list[KS.Action] | bool | None = True
+    for verdict in KX.depth_first(K.from_position(pos), 1, KX.Budget(None, None)):
         if verdict is not True:
             break
     assert isinstance(verdict, list)
@@ -221,7 +224,7 @@ def test_reachable_waste_tops_match_the_rules(n: int, p: int, d: int) -> None:
                         nxt.append(q2)
         frontier = nxt
         clicks += 1
-    assert dict(K._reach(p, n, d)) == best
+    assert dict(KS.reach(p, n, d)) == best
 
 
 @pytest.mark.parametrize("draw", [1, 3])
@@ -278,7 +281,7 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
         if m.src.kind == "foundation":
             top = pos.foundations[m.src.index]
             assert top is not None
-            if K._safe(found, int(top)):
+            if KS.safe(found, int(top)):
                 continue
         expected.add(_norm(m))
         if m.src.kind == m.dst.kind == "tableau":
@@ -294,7 +297,7 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
         useful.add(_norm(m))
     for every_split, want in ((True, expected), (False, useful)):
         got = set()
-        for act in K._generate(state, draw, True, every_split=every_split):
+        for act in KS.generate(state, draw, True, every_split=every_split):
             if act[0] == 0 and act[1] != len(pos.waste):
                 continue  # needs draws first
             moves, _ = K.replay_actions(r, pos, state, [act])
@@ -316,7 +319,7 @@ def test_hopeless_only_when_no_move_sequence_wins(pos: KlondikePosition, draw: i
     """The relaxation over-approximates what can happen: when it says a card
     can never go home, trying every move sequence finds no win either."""
     r = rules(draw)
-    if K._hopeless(K.from_position(pos), draw):
+    if KR.hopeless(K.from_position(pos), draw):
         assert not exhaustive_winnable(r, pos)
     elif brute_force_winnable(r, pos):
         assert K.solve(r, pos, max_seconds=20).status == "solved"
@@ -331,13 +334,13 @@ def test_no_position_on_a_winning_line_is_hopeless(draw: int) -> None:
     for number in range(1, 40):
         pos = r.deal(number)
         st0 = K.from_position(pos)
-        search = K._best_first(st0, draw, K._Budget(20_000, None), True)
+        search = KX.best_first(st0, draw, KX.Budget(20_000, None), True)
         line = next(x for x in search if x is not True)
         if not isinstance(line, list):
             continue
         moves, _ = K.replay_actions(r, pos, st0, line)
         for m in moves:
-            assert not K._hopeless(K.from_position(pos), draw), r.to_text(pos)
+            assert not KR.hopeless(K.from_position(pos), draw), r.to_text(pos)
             pos = r.play(pos, m)
         checked += 1
     assert checked >= 20
@@ -348,24 +351,24 @@ def test_a_deal_lost_from_the_start_is_proven_without_search(draw: int) -> None:
     # deal 29: the relaxation shows a card that can never go home
     r = rules(draw)
     pos = r.deal(29)
-    assert K._hopeless(K.from_position(pos), draw)
+    assert KR.hopeless(K.from_position(pos), draw)
     res = K.solve(r, pos, max_nodes=10)
     assert res.status == "unsolvable" and res.nodes == 0
 
 
-def _face_up_at(state: K.State) -> dict[int, tuple[int, int]]:
+def _face_up_at(state: KS.State) -> dict[int, tuple[int, int]]:
     """Where each face-up tableau card lies: (pile, index)."""
     piles, hidden, *_ = state
     return {c: (i, k) for i, pile in enumerate(piles) for k, c in enumerate(pile) if k >= hidden[i]}
 
 
-def _twins_up(state: K.State) -> list[int]:
+def _twins_up(state: KS.State) -> list[int]:
     """The lower card of each pair of twins both face up on the tableau."""
     at = _face_up_at(state)
     return [c for c in at if c < c ^ 3 and c ^ 3 in at]
 
 
-def _swap_tails(state: K.State, card: int) -> K.State:
+def _swap_tails(state: KS.State, card: int) -> KS.State:
     """What lies on ``card`` and on its twin, exchanged."""
     at = _face_up_at(state)
     (i, k), (j, m) = at[card], at[card ^ 3]
@@ -375,7 +378,7 @@ def _swap_tails(state: K.State, card: int) -> K.State:
     return (tuple(piles), *state[1:])  # type: ignore[return-value]
 
 
-def _reference_class(state: K.State, draw: int) -> bytes:
+def _reference_class(state: KS.State, draw: int) -> bytes:
     """The least plain key over every combination of twin exchanges."""
     twins = _twins_up(state)
     keys = []
@@ -384,7 +387,7 @@ def _reference_class(state: K.State, draw: int) -> bytes:
         for bit, card in enumerate(twins):
             if mask >> bit & 1:
                 s = _swap_tails(s, card)
-        keys.append(K._key(s, draw, False))
+        keys.append(KS.state_key(s, draw, False))
     return min(keys)
 
 
@@ -394,14 +397,14 @@ def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
 ) -> None:
     """Two states share a twin key exactly when some exchanges of what lies
     on twins turn the one into the other (states met early in a search)."""
-    start, _ = K._autoplay(K.from_position(rules(draw).deal(number)))
-    seen = {K._key(start, draw, False): start}
+    start, _ = KS.autoplay(K.from_position(rules(draw).deal(number)))
+    seen = {KS.state_key(start, draw, False): start}
     todo = [start]
     while todo and len(seen) < 3_000:
         s = todo.pop(0)
-        for act in K._generate(s, draw, True, every_split=True):
-            s2, _ = K._autoplay(K._apply(s, act))
-            k2 = K._key(s2, draw, False)
+        for act in KS.generate(s, draw, True, every_split=True):
+            s2, _ = KS.autoplay(KS.apply(s, act))
+            k2 = KS.state_key(s2, draw, False)
             if k2 not in seen:
                 seen[k2] = s2
                 todo.append(s2)
@@ -409,9 +412,9 @@ def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
     by_reference: dict[bytes, set[bytes]] = {}
     swapped = 0
     for key, s in seen.items():
-        by_twin.setdefault(K._twin_key(s, draw), set()).add(key)
+        by_twin.setdefault(KS.twin_key(s, draw), set()).add(key)
         by_reference.setdefault(_reference_class(s, draw), set()).add(key)
-        swapped += any(K._key(_swap_tails(s, c), draw, False) != key for c in _twins_up(s))
+        swapped += any(KS.state_key(_swap_tails(s, c), draw, False) != key for c in _twins_up(s))
     assert sorted(map(sorted, by_twin.values())) == sorted(map(sorted, by_reference.values()))
     assert len(by_twin) < len(seen)  # some states were twinned
     assert swapped > 100  # and many had twins carrying different cards
