@@ -113,7 +113,49 @@ def moving_card(position: Any, move: Move) -> int:
     return -1  # the stock: not a card move
 
 
-Replay = tuple[tuple[Step, ...], tuple[Any, ...], tuple[int, ...]]
+class Frame:
+    """One level of the undo stack: the step played, the position and move
+    count it gave, and the level below.  Immutable and shared: pushing or
+    popping a step costs the same however long the game is, and a stack
+    replayed once can be kept and resumed without copying it."""
+
+    __slots__ = ("below", "count", "depth", "position", "root", "step")
+
+    def __init__(self, step: Step | None, position: Any, count: int, below: Frame | None) -> None:
+        self.step = step
+        self.position = position
+        self.count = count
+        self.below = below
+        self.depth: int = 0 if below is None else below.depth + 1
+        self.root: Frame = self if below is None else below.root
+
+    def at_depth(self, depth: int) -> Frame:
+        """The frame ``depth`` levels above the start (an ancestor of this one)."""
+        frame = self
+        while frame.depth > depth:
+            assert frame.below is not None
+            frame = frame.below
+        return frame
+
+    def frames(self) -> list[Frame]:
+        """The frames from the start's up to this one."""
+        found: list[Frame] = []
+        frame: Frame | None = self
+        while frame is not None:
+            found.append(frame)
+            frame = frame.below
+        found.reverse()
+        return found
+
+
+def common_frame(a: Frame, b: Frame) -> Frame:
+    """The highest frame two stacks share (steps are compared by identity:
+    both stacks grew from one replay)."""
+    a, b = a.at_depth(min(a.depth, b.depth)), b.at_depth(min(a.depth, b.depth))
+    while a is not b:
+        assert a.below is not None and b.below is not None
+        a, b = a.below, b.below
+    return a
 
 
 class Session:
@@ -137,13 +179,16 @@ class Session:
         won_ms: int | None = None,
         won_moves: int | None = None,
         last: dict[str, Any] | None = None,
-        replayed: Replay | None = None,
+        replayed: Frame | None = None,
     ) -> None:
         self.variant: Variant = get_variant(variant_id)
         self.rules: Rules[Any] = rules_for(variant_id)
         if (deal is None) == (start_text is None):
             raise ValueError("a game starts from a deal number or a position, not both")
-        if deal is not None:
+        if replayed is not None:
+            # the stack's bottom is this very start, already dealt or parsed
+            self.start = replayed.root.position
+        elif deal is not None:
             check_deal_number(variant_id, deal)
             self.start = self.rules.deal(deal)
         else:
@@ -152,16 +197,12 @@ class Session:
         self.deal = deal
         # kept in the rules' own format: canonical, and free of whatever else
         # the submitted text carried (comments, stray characters)
-        self.start_text = None if deal is not None else self.rules.to_text(self.start)
+        self.start_text: str | None = None
+        if deal is None:
+            self.start_text = start_text if replayed is not None else self.rules.to_text(self.start)
         self.daily = daily
-        self.steps: list[Step] = []
-        self.positions: list[Any] = [self.start]
-        self.counts: list[int] = [0]
-        if replayed is not None:
-            # the same steps replayed before: reuse the positions they gave
-            self.steps = list(replayed[0])
-            self.positions = list(replayed[1])
-            self.counts = list(replayed[2])
+        # the same steps replayed before: reuse the positions they gave
+        self.top: Frame = Frame(None, self.start, 0, None) if replayed is None else replayed
         for step in steps:
             self._push(step)
         self.elapsed_ms = elapsed_ms
@@ -170,20 +211,29 @@ class Session:
         self.won_moves = won_moves
         self.last = last
 
-    def replay(self) -> Replay:
-        """The undo stack and the positions and counts it gave (immutable),
-        to rebuild this session later without replaying its steps."""
-        return tuple(self.steps), tuple(self.positions), tuple(self.counts)
-
     # -- state --------------------------------------------------------------
 
     @property
     def position(self) -> Any:
-        return self.positions[-1]
+        return self.top.position
 
     @property
     def moves_count(self) -> int:
-        return self.counts[-1]
+        return self.top.count
+
+    @property
+    def steps(self) -> list[Step]:
+        """The undo stack, oldest step first (walks the whole stack)."""
+        return [f.step for f in self.top.frames() if f.step is not None]
+
+    @property
+    def positions(self) -> list[Any]:
+        """The start and the position after each step (walks the whole stack)."""
+        return [f.position for f in self.top.frames()]
+
+    @property
+    def counts(self) -> list[int]:
+        return [f.count for f in self.top.frames()]
 
     @property
     def custom(self) -> bool:
@@ -316,16 +366,15 @@ class Session:
         raise IllegalAction(Illegal.STOCK_AND_WASTE_EMPTY)
 
     def undo(self, now: int | None = None) -> None:
-        if not self.steps:
+        step = self.top.step
+        if step is None or self.top.below is None:
             raise ActionError("nothing_to_undo")
-        step = self.steps.pop()
-        self.positions.pop()
-        self.counts.pop()
+        self.top = self.top.below
         self._touch_clock(now)
         self.last = {"type": "undo", "kind": step.kind, "moves": [m.to_json() for m in step.moves]}
 
     def restart(self, now: int | None = None) -> None:
-        if not self.steps:
+        if self.top.below is None:
             raise ActionError("nothing_to_restart")
         self._act(Step("restart"), {"type": "restart"}, now)
 
@@ -364,13 +413,11 @@ class Session:
         if step.kind == "restart":
             pos, count = self.start, 0
         else:
-            pos = self.positions[-1]
+            pos = self.top.position
             for m in step.moves:
                 pos = self.rules.play(pos, m)
-            count = self.counts[-1] + step.counted()
-        self.steps.append(step)
-        self.positions.append(pos)
-        self.counts.append(count)
+            count = self.top.count + step.counted()
+        self.top = Frame(step, pos, count, self.top)
 
     def _act(self, step: Step, last: dict[str, Any], now: int | None) -> None:
         self._push(step)
@@ -476,7 +523,7 @@ class Session:
                 "no_legal_move": not won and not legal,
                 "autocomplete": self.autocomplete_available(),
                 "autocollect": not won and self.autocollect_available(),
-                "can_undo": bool(self.steps),
+                "can_undo": self.top.below is not None,
             },
             "last": self.last,
         }

@@ -18,7 +18,8 @@ from jielong.store import StaleVersion, Store
 def _reset(url: str) -> None:
     store = Store(url)
     with store.engine.begin() as conn:
-        conn.exec_driver_sql("DELETE FROM games")
+        for table in ("games", "game_steps", "player_stats"):
+            conn.exec_driver_sql(f"DELETE FROM {table}")
     store.close()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import threading
@@ -12,8 +13,16 @@ import pytest
 import sqlalchemy as sa
 
 from jielong.rules.core import Move, Pile
-from jielong.session import Session
-from jielong.store import StaleVersion, Store, games, new_game_id, normalise_url
+from jielong.session import Session, Step
+from jielong.store import (
+    StaleVersion,
+    Store,
+    game_steps,
+    games,
+    new_game_id,
+    normalise_url,
+    player_stats,
+)
 
 KINGS = "Foundations: H-Q C-Q D-Q S-Q\nKH\nKC\nKD\nKS\n:\n:\n:\n:\n"
 
@@ -25,7 +34,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     else:
         s = Store(request.getfixturevalue("postgres_url"))
         with s.engine.begin() as conn:
-            conn.execute(games.delete())
+            for table in (games, game_steps, player_stats):
+                conn.execute(table.delete())
     yield s
     s.close()
 
@@ -73,17 +83,100 @@ def test_custom_position_and_daily_round_trip(store: Store) -> None:
     assert store.find_daily("player-cccccccccccc", "kongdang", day) is None
 
 
-def test_games_are_stored_as_explicit_json(store: Store) -> None:
+def test_games_are_stored_as_explicit_json_one_row_per_step(store: Store) -> None:
     session = Session("kongdang", deal=617)
     record = store.create(session, None, now=0)
     session.move(Move(Pile("tableau", 0), Pile("cell", 2)))
-    store.save(record, 1, now=1)
+    record = store.save(record, 1, now=1)
+    session.move(Move(Pile("tableau", 1), Pile("cell", 3)))
+    record = store.save(record, 2, now=2)
+    session.undo()
+    store.save(record, 3, now=3)
     with store.engine.connect() as conn:
-        raw = conn.execute(sa.select(games.c.steps).where(games.c.id == record.id)).scalar_one()
-    assert json.loads(raw) == {
-        "format": 1,
-        "steps": [{"kind": "move", "moves": [["tableau:0", "cell:2", 1]]}],
-    }
+        rows = conn.execute(
+            sa.select(game_steps.c.idx, game_steps.c.pushed, game_steps.c.step).where(
+                game_steps.c.game == record.id
+            )
+        ).all()
+        depth = conn.execute(sa.select(games.c.depth).where(games.c.id == record.id)).scalar()
+    assert depth == 1
+    assert [(idx, pushed, json.loads(step)) for idx, pushed, step in rows] == [
+        (0, 2, {"kind": "move", "moves": [["tableau:0", "cell:2", 1]]})
+    ]
+
+
+@contextlib.contextmanager
+def _statements(store: Store) -> Iterator[list[tuple[str, int]]]:
+    """The statements the store sends meanwhile, with their parameters' size."""
+    sent: list[tuple[str, int]] = []
+
+    def record(_conn: object, _cursor: object, statement: str, params: object, *_: object) -> None:
+        sent.append((statement.split()[0].upper(), len(repr(params))))
+
+    sa.event.listen(store.engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", record)
+
+
+def test_an_action_writes_the_same_whatever_the_games_length(store: Store) -> None:
+    """A draw at 10,000 draws into the game sends the database what a draw
+    at the second one does: the new step, not the whole history again; a
+    game read again at its version is not read step by step."""
+    short, long = Session("klondike-1", deal=5), Session("klondike-1", deal=5)
+    short.draw()
+    for _ in range(10_000):
+        long.draw()
+    records = [store.create(s, "player-hhhhhhhhhhhh", now=0) for s in (short, long)]
+    sizes = []
+    for record in records:
+        with _statements(store) as sent:
+            loaded = store.load(record.id)
+            assert loaded is not None
+            loaded.session.draw(now=1)
+            store.save(loaded, 1, now=1)
+            loaded = store.load(record.id)
+            assert loaded is not None
+            loaded.session.undo(now=2)
+            store.save(loaded, 2, now=2)
+        sizes.append(sent)
+    # same statements, parameters equal but for a few digits (counts, depth)
+    assert [kind for kind, _ in sizes[0]] == [kind for kind, _ in sizes[1]]
+    assert sum(n for _, n in sizes[1]) <= sum(n for _, n in sizes[0]) + 40
+    with store.engine.connect() as conn:
+        count = conn.execute(
+            sa.select(sa.func.count()).where(game_steps.c.game == records[1].id)
+        ).scalar()
+    assert count == 10_000
+
+
+def test_another_process_reads_only_the_steps_pushed_since(store: Store) -> None:
+    """Two stores on one database, as two server processes: each replays
+    only the steps the other pushed since its own last read."""
+    other = Store(store.url)
+    record = store.create(Session("freecell", deal=11), "player-iiiiiiiiiiii", now=0)
+    seen = other.load(record.id)
+    assert seen is not None
+    expected = Session("freecell", deal=11)
+    version = 1
+    for i in range(6):
+        mine = store.load(record.id)
+        assert mine is not None
+        if i == 3:
+            mine.session.undo()
+            expected.undo()
+        else:
+            move = mine.session.legal_moves()[i % 2]
+            mine.session.move(move)
+            expected.move(move)
+        store.save(mine, version, now=i)
+        version += 1
+        theirs = other.load(record.id)
+        assert theirs is not None and theirs.version == version
+        assert theirs.session.positions == expected.positions
+        assert theirs.session.steps == expected.steps
+    other.close()
 
 
 def test_a_stale_write_is_refused_and_changes_nothing(store: Store) -> None:
@@ -174,6 +267,80 @@ def test_statistics_per_variant(store: Store) -> None:
     assert stats["klondike-1"]["wins"] == 1 and stats["klondike-1"]["streak"] == 1
     assert "kongdang" not in stats
     assert store.stats("player-ffffffffffff") == {}
+
+
+def test_statistics_come_from_an_aggregate_kept_by_creates_and_wins(store: Store) -> None:
+    me = "player-jjjjjjjjjjjj"
+    old = store.create(Session("freecell", deal=1), me, now=1)
+    new = store.create(Session("freecell", deal=2), me, now=2)  # the old one is abandoned
+    for record, version, ms in ((new, 1, 5_000), (old, 1, 4_000)):
+        record.session.won_ms, record.session.won_moves = ms, 80
+        saved = store.save(record, version, now=3)
+        saved.session.move(saved.session.legal_moves()[0])  # does not count the win again
+        store.save(saved, version + 1, now=4)
+    with _statements(store) as sent:
+        stats = store.stats(me)
+    assert [kind for kind, _ in sent] == ["SELECT"]
+    # winning the abandoned game counts, but does not mend the streak it ended
+    assert stats == {
+        "freecell": {
+            "games": 2,
+            "wins": 2,
+            "best_time_ms": 4_000,
+            "best_moves": 80,
+            "streak": 1,
+            "best_streak": 1,
+        }
+    }
+    with store.engine.begin() as conn:
+        conn.execute(games.delete())
+    assert store.stats(me) == stats  # kept when games are removed
+
+
+def test_a_database_of_the_earlier_layout_is_upgraded(tmp_path: Path) -> None:
+    """Games stored with their whole history in one column keep their steps,
+    and the statistics are counted from them once."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = sa.create_engine(url)
+    step = {"kind": "move", "moves": [["tableau:0", "cell:2", 1]]}
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "CREATE TABLE games (id VARCHAR(64) PRIMARY KEY, player VARCHAR(64), "
+            "variant VARCHAR(32) NOT NULL, deal VARCHAR(24), start_text TEXT, daily VARCHAR(10), "
+            "version INTEGER NOT NULL, steps TEXT NOT NULL, last TEXT, "
+            "elapsed_ms BIGINT NOT NULL, running_since BIGINT, created_ms BIGINT NOT NULL, "
+            "updated_ms BIGINT NOT NULL, won_ms BIGINT, won_moves INTEGER)"
+        )
+        for i, (steps, won) in enumerate((([step], None), ([], 9_000)), start=1):
+            conn.execute(
+                sa.text(
+                    "INSERT INTO games VALUES (:id, 'player-kkkkkkkkkkkk', 'kongdang', :deal, "
+                    "NULL, NULL, 3, :steps, NULL, 0, NULL, :t, :t, :won, :moves)"
+                ),
+                {
+                    "id": f"game-{i:020d}",
+                    "deal": str(617 + i),
+                    "steps": json.dumps({"format": 1, "steps": steps}),
+                    "t": i,
+                    "won": won,
+                    "moves": None if won is None else 7,
+                },
+            )
+    engine.dispose()
+    store = Store(url)
+    loaded = store.load(f"game-{1:020d}")
+    assert loaded is not None and loaded.version == 3
+    assert loaded.session.steps == [Step.from_json(step)]
+    assert store.stats("player-kkkkkkkkkkkk")["kongdang"] == {
+        "games": 2,
+        "wins": 1,
+        "best_time_ms": 9_000,
+        "best_moves": 7,
+        "streak": 1,
+        "best_streak": 1,
+    }
+    Store(url).close()  # upgraded once only
+    store.close()
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:

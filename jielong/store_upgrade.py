@@ -1,0 +1,93 @@
+"""Bring a database written by an earlier version of the store up to date.
+
+Earlier, a game row held its whole undo stack as one JSON document (column
+``steps``), rewritten by every action, and statistics were computed by
+reading all of a player's games.  The upgrade moves each game's steps into
+``game_steps`` rows, fills ``player_stats`` from the games, and drops the
+old column, in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+
+def upgrade(engine: Engine) -> None:
+    columns = {c["name"] for c in sa.inspect(engine).get_columns("games")}
+    if "steps" not in columns:
+        return
+    from jielong.store import game_steps, player_stats
+
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql("ALTER TABLE games ADD COLUMN depth INTEGER NOT NULL DEFAULT 0")
+            rows = conn.exec_driver_sql(
+                "SELECT id, player, variant, deal, won_ms, won_moves, steps FROM games "
+                "ORDER BY created_ms, id"
+            ).all()
+            latest: dict[tuple[str, str], dict[str, Any]] = {}
+            for game_id, player, variant, deal, won_ms, won_moves, steps in rows:
+                stack = json.loads(steps)["steps"]
+                if stack:
+                    conn.execute(
+                        game_steps.insert(),
+                        [
+                            {"game": game_id, "idx": i, "pushed": 0, "step": json.dumps(step)}
+                            for i, step in enumerate(stack)
+                        ],
+                    )
+                    conn.execute(
+                        sa.text("UPDATE games SET depth = :depth WHERE id = :id"),
+                        {"depth": len(stack), "id": game_id},
+                    )
+                if player is not None and deal is not None:
+                    _count(latest, player, variant, game_id, won_ms, won_moves)
+            if latest:
+                conn.execute(player_stats.insert(), list(latest.values()))
+            conn.exec_driver_sql("ALTER TABLE games DROP COLUMN steps")
+    except sa.exc.DBAPIError:
+        # another process upgraded it meanwhile
+        columns = {c["name"] for c in sa.inspect(engine).get_columns("games")}
+        if "steps" in columns:
+            raise
+
+
+def _count(
+    latest: dict[tuple[str, str], dict[str, Any]],
+    player: str,
+    variant: str,
+    game_id: str,
+    won_ms: int | None,
+    won_moves: int | None,
+) -> None:
+    """Add one game (in the order they were created) to the player's row."""
+    row = latest.setdefault(
+        (player, variant),
+        {
+            "player": player,
+            "variant": variant,
+            "games": 0,
+            "wins": 0,
+            "best_time_ms": None,
+            "best_moves": None,
+            "streak": 0,
+            "best_streak": 0,
+            "latest": game_id,
+            "latest_won": True,
+        },
+    )
+    row["games"] += 1
+    if not row["latest_won"]:
+        row["streak"] = 0
+    row["latest"], row["latest_won"] = game_id, won_ms is not None
+    if won_ms is not None:
+        row["wins"] += 1
+        row["streak"] += 1
+        row["best_streak"] = max(row["best_streak"], row["streak"])
+        for key, value in (("best_time_ms", won_ms), ("best_moves", won_moves)):
+            if value is not None and (row[key] is None or value < row[key]):
+                row[key] = value
