@@ -75,6 +75,10 @@ class PostgresCluster:
             "--locale=C",
             "--no-sync",
         )
+        self.resume()
+
+    def resume(self) -> None:
+        """Start the server (again, after :meth:`pause`)."""
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} "
             f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=200"
@@ -89,6 +93,12 @@ class PostgresCluster:
             str(self.root / "log"),
             "-w",
             "start",
+        )
+
+    def pause(self) -> None:
+        """Stop the server at once, as a crash would, keeping its data."""
+        self._run(
+            str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"
         )
 
     def stop(self) -> None:

@@ -27,6 +27,7 @@ from starlette.types import Scope
 from jielong.catalogue import today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
+from jielong.web import storage
 from jielong.web.daily import DailyDeals
 from jielong.web.hintpool import HintPool
 from jielong.web.i18n import message, negotiate
@@ -207,6 +208,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
+    app.state.storage_outage = storage.install(app)
 
     app.add_middleware(SiteHeaders, players=PlayerIds(player_key(store.engine)))
     app.add_middleware(GZipMiddleware, minimum_size=1000)
