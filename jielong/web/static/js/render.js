@@ -11,11 +11,15 @@ export function motionAllowed() {
   return !reducedMotion.matches;
 }
 
+// the face's corner index size for the cards being drawn (set per redraw)
+let faceIndex = 34;
+let faceClear = 60;
+
 function cardHTML(code, key, index, style, classes = "") {
   const colour = isRed(code) ? "red" : "black";
   return (
-    `<div class="card ${colour} ${classes}" data-card="${code}" data-key="${code}" data-index="${index}"` +
-    ` role="img" aria-label="${cardName(code)}" style="${style}">${faceSVG(code)}</div>`
+    `<div class="card ${colour} suit-${code[1]} ${classes}" data-card="${code}" data-key="${code}" data-index="${index}"` +
+    ` role="img" aria-label="${cardName(code)}" style="${style}">${faceSVG(code, faceIndex, faceClear)}</div>`
   );
 }
 
@@ -66,6 +70,10 @@ export function boardHTML(game, view, layout) {
   const p = game.position;
   const { ch, cw, piles, fans } = layout;
   const size = `width:${cw}px;height:${ch}px`;
+  // free cells and foundations may be a little narrower than the columns
+  const slotSize = `width:${layout.slot.cw}px;height:${layout.slot.ch}px`;
+  faceIndex = layout.index;
+  faceClear = layout.clear;
   const out = [];
   if (p.stock !== undefined && p.stock !== null) {
     const inner = p.stock
@@ -78,20 +86,22 @@ export function boardHTML(game, view, layout) {
         const index = p.waste.length - shown.length + i;
         const top = i === shown.length - 1;
         const cls = top ? runClasses(view, "waste", 0, 1) : "under";
-        return cardHTML(code, code, index, `left:${i * layout.wasteShift}px;top:0;${size}`, cls);
+        const shift = i * layout.wasteShift;
+        const at = layout.wasteDown ? `left:0;top:${shift}px` : `left:${shift}px;top:0`;
+        return cardHTML(code, code, index, `${at};${size}`, cls);
       })
       .join("");
     out.push(pileHTML("waste", piles.waste, waste, pileLabel("waste", 0, shown), view));
   }
   (p.cells || []).forEach((code, i) => {
     const id = `cell:${i}`;
-    const inner = code ? cardHTML(code, code, 0, `left:0;top:0;${size}`, runClasses(view, id, 0, 1)) : "";
+    const inner = code ? cardHTML(code, code, 0, `left:0;top:0;${slotSize}`, runClasses(view, id, 0, 1)) : "";
     out.push(pileHTML(id, piles[id], inner, pileLabel(id, 0, code ? [code] : []), view));
   });
   p.foundations.forEach((code, i) => {
     const id = `foundation:${i}`;
     const mark = variant?.foundationsBySuit ? `<span class="mark">${suitSVG(SUITS[i])}</span>` : `<span class="mark ace">A</span>`;
-    const inner = mark + (code ? cardHTML(code, code, 0, `left:0;top:0;${size}`, runClasses(view, id, 0, 1)) : "");
+    const inner = mark + (code ? cardHTML(code, code, 0, `left:0;top:0;${slotSize}`, runClasses(view, id, 0, 1)) : "");
     out.push(pileHTML(id, piles[id], inner, pileLabel(id, 0, code ? [code] : []), view, variant?.foundationsBySuit ? `suit-${SUITS[i]}` : ""));
   });
   p.tableau.forEach((pile, i) => {

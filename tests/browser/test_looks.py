@@ -1,0 +1,158 @@
+"""How the table looks, measured in Chromium at phone and desktop sizes:
+readable cards in long columns, free cells apart from foundations, and bars
+that never cover the buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from board_driver import open_game
+from conftest import Server, screenshot
+from test_board import stuck_klondike
+
+from jielong.cards import DECK
+
+pytestmark = pytest.mark.browser
+
+# The face-up cards of every column, each with the bottom of its corner
+# index, its own bottom, and the top of the card that covers it.
+READ_INDEXES = """() => {
+  const board = document.getElementById("board").getBoundingClientRect();
+  const out = [];
+  for (const pile of document.querySelectorAll('#board [data-pile^="tableau:"]')) {
+    const cards = [...pile.querySelectorAll(".card")];
+    cards.forEach((card, i) => {
+      if (!card.dataset.card) return;
+      const box = card.getBoundingClientRect();
+      const rank = card.querySelector(".rank").getBoundingClientRect();
+      const suit = card.querySelector(".index-suit").getBoundingClientRect();
+      const next = cards[i + 1]?.getBoundingClientRect();
+      out.push({
+        card: card.dataset.card,
+        indexBottom: Math.max(rank.bottom, suit.bottom),
+        indexRight: Math.max(rank.right, suit.right),
+        rankHeight: rank.height,
+        top: box.top, right: box.right, bottom: box.bottom,
+        coveredAt: next ? next.top : null,
+        boardBottom: board.bottom, boardRight: board.right,
+        court: Boolean(card.querySelector('use[href^="#court-"]')),
+      });
+    });
+  }
+  return out;
+}"""
+
+
+def long_klondike() -> str:
+    """A column of six face-down cards under a whole K..2 run, and a second
+    long column: the longest a Klondike column gets."""
+    run = "KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D".split()
+    run2 = "KH QS JD TC 9H 8S 7D".split()
+    down = "AS AH AC AD 2S 2H".split()
+    rest = [c.code() for c in DECK if c.code() not in run + run2 + down]
+    lines = ["Stock: " + " ".join(rest[5:-3]), "Waste: " + " ".join(rest[-3:])]
+    lines.append(": " + " ".join(down) + " | " + " ".join(run))
+    lines.append(": " + " ".join(rest[:5]) + " | " + " ".join(run2))
+    lines += [": |"] * 5
+    return "\n".join(lines) + "\n"
+
+
+def check_indexes(page: Any, label: str) -> None:
+    cards = page.evaluate(READ_INDEXES)
+    assert cards, label
+    for c in cards:
+        where = f"{label}: {c['card']}"
+        # the whole corner index shows: nothing covers it, nothing cuts it
+        if c["coveredAt"] is not None:
+            assert c["indexBottom"] <= c["coveredAt"] + 0.5, where
+        assert c["indexBottom"] <= c["bottom"] and c["indexRight"] <= c["right"] + 0.5, where
+        # big enough to read, and the column stays on the board
+        assert c["rankHeight"] >= 13, where
+        assert c["bottom"] <= c["boardBottom"] + 0.5 and c["right"] <= c["boardRight"], where
+        assert c["court"] == (c["card"][0] in "JQK"), where
+
+
+def test_every_face_up_card_shows_its_whole_index(
+    page: Any, server: Server, device: str
+) -> None:
+    status, state = server.api(
+        "POST", "/api/games", {"variant": "klondike-3", "position": long_klondike()}
+    )
+    assert status == 201, state
+    sizes = (
+        [(390, 844), (844, 390)]
+        if device == "phone"
+        else [(1280, 800), (1366, 768), (1920, 1080)]
+    )
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        open_game(page, f"/play/klondike-3?game={state['id']}")
+        check_indexes(page, f"long Klondike column at {width}x{height}")
+        screenshot(page, f"looks-long-column-{width}x{height}")
+        open_game(page, "/play/freecell?deal=1")
+        check_indexes(page, f"FreeCell deal 1 at {width}x{height}")
+
+
+@pytest.mark.parametrize("variant", ["freecell", "kongdang"])
+def test_free_cells_and_foundations_are_told_apart(
+    page: Any, device: str, variant: str
+) -> None:
+    open_game(page, f"/play/{variant}?deal=1")
+    boxes = page.evaluate(
+        """() => [0, 1, 2, 3].flatMap((i) => ["cell", "foundation"].map((kind) => {
+          const pile = document.querySelector(`[data-pile="${kind}:${i}"]`);
+          const slot = getComputedStyle(pile.querySelector(".slot"));
+          const mark = pile.querySelector(".mark use")?.getAttribute("href") || null;
+          const r = pile.getBoundingClientRect();
+          return {id: `${kind}:${i}`, left: r.left, right: r.right, border: slot.borderTopStyle, mark};
+        }))"""
+    )
+    at = {b["id"]: b for b in boxes}
+    between_cells = at["cell:1"]["left"] - at["cell:0"]["right"]
+    between_groups = at["foundation:0"]["left"] - at["cell:3"]["right"]
+    # a gap that reads as two groups, and two different kinds of frame
+    assert between_groups >= 2.5 * between_cells, (between_groups, between_cells)
+    assert {at[f"cell:{i}"]["border"] for i in range(4)} == {"dashed"}
+    assert {at[f"foundation:{i}"]["border"] for i in range(4)} == {"solid"}
+    marks = [at[f"foundation:{i}"]["mark"] for i in range(4)]
+    if variant == "kongdang":
+        # fixed homes, left to right ♣ ♦ ♥ ♠
+        assert marks == ["#suit-C", "#suit-D", "#suit-H", "#suit-S"]
+    else:
+        assert marks == [None] * 4
+    screenshot(page, f"looks-{variant}-top-row-{device}")
+
+
+def test_hint_bars_never_cover_the_action_buttons(
+    page: Any, server: Server, device: str
+) -> None:
+    status, stuck = server.api(
+        "POST", "/api/games", {"variant": "klondike-1", "position": stuck_klondike(waste="3S")}
+    )
+    assert status == 201, stuck
+    sizes = (
+        [(390, 844), (844, 390)]
+        if device == "phone"
+        else [(1280, 800), (1366, 768), (1920, 1080)]
+    )
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        for path, bar in (
+            (f"/play/klondike-1?game={stuck['id']}", "#hintbar .bar.warn"),
+            ("/play/freecell?deal=1", "#hintbar .bar.info"),
+        ):
+            open_game(page, path)
+            page.locator('#actions button[data-act="hint"]').click()
+            page.locator(bar).wait_for(timeout=20_000)
+            shown = page.locator(bar).bounding_box()
+            for button in page.locator("#actions button, #actions a").all():
+                box = button.bounding_box()
+                overlap = min(shown["y"] + shown["height"], box["y"] + box["height"]) - max(
+                    shown["y"], box["y"]
+                )
+                across = min(shown["x"] + shown["width"], box["x"] + box["width"]) - max(
+                    shown["x"], box["x"]
+                )
+                assert overlap <= 0 or across <= 0, (width, height, path, box, shown)
+            screenshot(page, f"looks-hintbar-{width}x{height}")
