@@ -47,9 +47,9 @@ READ_INDEXES = """() => {
 def long_klondike() -> str:
     """A column of six face-down cards under a whole K..2 run, and a second
     long column: the longest a Klondike column gets."""
-    run = "KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D".split()
-    run2 = "KH QS JD TC 9H 8S 7D".split()
-    down = "AS AH AC AD 2S 2H".split()
+    run = ["KS", "QH", "JC", "TD", "9S", "8H", "7C", "6D", "5S", "4H", "3C", "2D"]
+    run2 = ["KH", "QS", "JD", "TC", "9H", "8S", "7D"]
+    down = ["AS", "AH", "AC", "AD", "2S", "2H"]
     rest = [c.code() for c in DECK if c.code() not in run + run2 + down]
     lines = ["Stock: " + " ".join(rest[5:-3]), "Waste: " + " ".join(rest[-3:])]
     lines.append(": " + " ".join(down) + " | " + " ".join(run))
@@ -73,17 +73,13 @@ def check_indexes(page: Any, label: str) -> None:
         assert c["court"] == (c["card"][0] in "JQK"), where
 
 
-def test_every_face_up_card_shows_its_whole_index(
-    page: Any, server: Server, device: str
-) -> None:
+def test_every_face_up_card_shows_its_whole_index(page: Any, server: Server, device: str) -> None:
     status, state = server.api(
         "POST", "/api/games", {"variant": "klondike-3", "position": long_klondike()}
     )
     assert status == 201, state
     sizes = (
-        [(390, 844), (844, 390)]
-        if device == "phone"
-        else [(1280, 800), (1366, 768), (1920, 1080)]
+        [(390, 844), (844, 390)] if device == "phone" else [(1280, 800), (1366, 768), (1920, 1080)]
     )
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
@@ -95,9 +91,7 @@ def test_every_face_up_card_shows_its_whole_index(
 
 
 @pytest.mark.parametrize("variant", ["freecell", "kongdang"])
-def test_free_cells_and_foundations_are_told_apart(
-    page: Any, device: str, variant: str
-) -> None:
+def test_free_cells_and_foundations_are_told_apart(page: Any, device: str, variant: str) -> None:
     open_game(page, f"/play/{variant}?deal=1")
     boxes = page.evaluate(
         """() => [0, 1, 2, 3].flatMap((i) => ["cell", "foundation"].map((kind) => {
@@ -105,7 +99,8 @@ def test_free_cells_and_foundations_are_told_apart(
           const slot = getComputedStyle(pile.querySelector(".slot"));
           const mark = pile.querySelector(".mark use")?.getAttribute("href") || null;
           const r = pile.getBoundingClientRect();
-          return {id: `${kind}:${i}`, left: r.left, right: r.right, border: slot.borderTopStyle, mark};
+          const border = slot.borderTopStyle;
+          return {id: `${kind}:${i}`, left: r.left, right: r.right, border, mark};
         }))"""
     )
     at = {b["id"]: b for b in boxes}
@@ -124,17 +119,13 @@ def test_free_cells_and_foundations_are_told_apart(
     screenshot(page, f"looks-{variant}-top-row-{device}")
 
 
-def test_hint_bars_never_cover_the_action_buttons(
-    page: Any, server: Server, device: str
-) -> None:
+def test_hint_bars_never_cover_the_action_buttons(page: Any, server: Server, device: str) -> None:
     status, stuck = server.api(
         "POST", "/api/games", {"variant": "klondike-1", "position": stuck_klondike(waste="3S")}
     )
     assert status == 201, stuck
     sizes = (
-        [(390, 844), (844, 390)]
-        if device == "phone"
-        else [(1280, 800), (1366, 768), (1920, 1080)]
+        [(390, 844), (844, 390)] if device == "phone" else [(1280, 800), (1366, 768), (1920, 1080)]
     )
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
