@@ -115,10 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=int)
     p.add_argument(
         "--format",
-        choices=["text", "position", "fcs", "pysol"],
+        choices=["text", "position", "fcs", "pysol", "code"],
         default="text",
         help="text (readable), position (the text the site copies and reads), "
-        "fcs (Freecell Solver's board, FreeCell only), pysol (PySolFC's board or layout)",
+        "fcs (Freecell Solver's board, FreeCell only), pysol (PySolFC's board or layout), "
+        "code (the short form a shared link carries)",
     )
     p.set_defaults(func=cmd_deal)
 

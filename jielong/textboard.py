@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from jielong.cards import Card
+from jielong.rules.compact import encode
 from jielong.rules.core import Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.rules.klondike import Klondike, KlondikePosition
@@ -58,15 +59,18 @@ def draw(pos: KlondikePosition | FreeCellPosition, symbols: bool = True) -> str:
     return draw_freecell(pos, symbols)
 
 
-POSITION_FORMATS = ("position", "fcs", "pysol")
+POSITION_FORMATS = ("position", "fcs", "pysol", "code")
 """``position``: the rules' own text (Freecell Solver's board for FreeCell);
-``fcs``: Freecell Solver's board (FreeCell only); ``pysol``: PySolFC's."""
+``fcs``: Freecell Solver's board (FreeCell only); ``pysol``: PySolFC's;
+``code``: the short word a link carries (:mod:`jielong.rules.compact`)."""
 
 
 def position_text(rules: Rules[Any], pos: Any, style: str = "position") -> str:
     """``pos`` in one of :data:`POSITION_FORMATS`; every one reads back."""
     if style not in POSITION_FORMATS:
         raise ValueError(f"not a position format: {style!r}")
+    if style == "code":
+        return encode(pos) + "\n"
     if isinstance(pos, KlondikePosition):
         if style == "fcs":
             raise ValueError("Freecell Solver's board text is for FreeCell positions")

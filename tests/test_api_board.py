@@ -84,3 +84,46 @@ def test_klondike_layout_starts_a_game(client: TestClient) -> None:
     game = new_game(client, variant="klondike-3", position=layout)
     reference = new_game(client, variant="klondike-3", deal=9)
     assert game["position"] == reference["position"]
+
+
+def test_position_text_code_and_link_read_back(client: TestClient) -> None:
+    game = new_game(client, variant="kongdang", deal=11982)
+    moved = client.post(
+        f"/api/games/{game['id']}/actions",
+        json={"version": game["version"], "type": "move", **game["moves"][0]},
+    ).json()
+    answer = client.get(f"/api/games/{game['id']}/position").json()
+    assert answer["version"] == moved["version"]
+    assert answer["link"] == f"/play/kongdang?position={answer['code']}"
+    for key in ("text", "pysol", "code"):
+        copy = new_game(client, variant="kongdang", position=answer[key])
+        assert copy["position"] == moved["position"] and copy["deal"] is None
+
+
+@pytest.mark.parametrize(("variant", "deal"), [("freecell", 617), ("klondike-1", 5)])
+def test_analysis_gives_a_line_that_plays_to_a_win(
+    client: TestClient, variant: str, deal: int
+) -> None:
+    game = new_game(client, variant=variant, deal=deal)
+    answer = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert answer["status"] == "solved" and answer["version"] == game["version"]
+    assert answer["length"] == len(answer["moves"]) > 0
+    assert answer["thoughtful"] == variant.startswith("klondike")
+    assert {s["solver"] for s in answer["solvers"]} >= {"own"}
+    for move in answer["moves"]:
+        game = client.post(
+            f"/api/games/{game['id']}/actions",
+            json={"version": game["version"], "type": "move", **move},
+        ).json()
+    assert game["flags"]["won"]
+    after = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert (after["status"], after["length"], after["thoughtful"]) == ("solved", 0, False)
+
+
+def test_analysis_proves_a_lost_position(client: TestClient) -> None:
+    # Klondike draw 3 deal 7 is proven lost (the survey's test), as a position
+    rules = rules_for("klondike-3")
+    text = rules.to_text(rules.deal(7))
+    game = new_game(client, variant="klondike-3", position=text)
+    answer = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert (answer["status"], answer["moves"], answer["thoughtful"]) == ("unsolvable", [], True)

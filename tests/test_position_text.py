@@ -227,7 +227,7 @@ SPELLINGS = st.fixed_dictionaries(
     variant=st.sampled_from(sorted(VARIANTS)),
     number=st.integers(1, 32000),
     choices=st.lists(st.integers(0, 200), max_size=120),
-    style=st.sampled_from(["position", "fcs", "pysol"]),
+    style=st.sampled_from(["position", "fcs", "pysol", "code"]),
     how=SPELLINGS,
 )
 def test_reachable_positions_read_back_in_every_spelling(
@@ -239,7 +239,8 @@ def test_reachable_positions_read_back_in_every_spelling(
     for pos in _playout(r, number, choices)[::7] + _playout(r, number, choices)[-1:]:
         text = position_text(r, pos, style)
         assert r.from_text(text) == pos
-        assert r.from_text(_respell(text, how)) == pos
+        if style != "code":  # a code is a word of its own, in one case
+            assert r.from_text(_respell(text, how)) == pos
 
 
 def test_a_card_is_read_in_every_spelling_of_a_ten() -> None:
@@ -249,3 +250,23 @@ def test_a_card_is_read_in_every_spelling_of_a_ten() -> None:
     assert ten in pos.tableau[3]
     for spelling in ("10H", "10h", "0H", "th", "♥10", "♥T"):
         assert r.from_text(MID_GAME.replace("TH", spelling)) == pos
+
+
+@pytest.mark.parametrize(
+    ("variant", "code", "token"),
+    [
+        ("freecell", "f.00000000.A.B", "f.00000000.A.B"),
+        ("freecell", "f.000000001" + ".A" * 8, "f.000000001.A.A.A.A."),
+        ("klondike-1", "k.0000.0...AA.A.A.A.A.A.z", "z"),  # 51 face-down of none
+    ],
+)
+def test_bad_codes_are_refused(variant: str, code: str, token: str) -> None:
+    e = refusal(variant, code)
+    assert (e.code, e.details) == ("bad_code", {"token": token})
+
+
+def test_a_code_with_a_card_twice_is_refused_as_text_is() -> None:
+    r = rules_for("freecell")
+    code = position_text(r, r.deal(3), "code").strip()
+    e = refusal("freecell", code[:-1] + code[11])  # the last card replaced by the first
+    assert e.code == "duplicate_cards"

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from jielong.cards import Card, format_cards
 from jielong.cards import fits_on_tableau as _fits
+from jielong.rules.compact import expand as expand_code
 from jielong.rules.core import (
     FITS_ON,
     TAKES,
@@ -294,6 +295,7 @@ class FreeCell:
         return "\n".join(lines) + "\n"
 
     def from_text(self, text: str) -> FreeCellPosition:
+        text = expand_code(text)  # a link's short code reads as its text
         cells: tuple[Card | None, ...] = (None,) * CELLS
         founds: tuple[Card | None, ...] = (None,) * 4
         placed: list[tuple[Card, int]] = []

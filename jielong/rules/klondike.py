@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from jielong.cards import Card, format_cards
+from jielong.rules.compact import expand as expand_code
 from jielong.rules.core import (
     STOCK,
     TAKES,
@@ -330,6 +331,7 @@ class Klondike:
         return "\n".join(lines) + "\n"
 
     def from_text(self, text: str) -> KlondikePosition:
+        text = expand_code(text)  # a link's short code reads as its text
         stock: tuple[Card, ...] = ()
         waste: tuple[Card, ...] = ()
         founds: tuple[Card | None, ...] = (None,) * 4

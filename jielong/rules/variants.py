@@ -99,4 +99,3 @@ def get_variant(variant_id: str) -> Variant:
         return VARIANTS[variant_id]
     except KeyError:
         raise UnknownVariantError(variant_id) from None
-

@@ -216,9 +216,10 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.add_middleware(BodyLimit)
     limit_repeated_logs()
 
-    from jielong.web import api_catalogue, api_games
+    from jielong.web import api_board, api_catalogue, api_games
 
     app.include_router(api_games.router)
+    app.include_router(api_board.router)
     app.include_router(api_catalogue.router)
     try:
         pages = import_module("jielong.web.pages")

@@ -24,9 +24,11 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from jielong.solve.result import Hint
+
+T = TypeVar("T")
 
 # Time past the solver's own deadline before the server gives up on a worker.
 GRACE_SECONDS = 3.0
@@ -175,7 +177,7 @@ class HintPool:
         if job is not None:
             job.cancelled.set()
 
-    def _finished(self, _future: Future[Hint]) -> None:
+    def _finished(self, _future: Future[Any]) -> None:
         with self._lock:
             self._submitted -= 1
 
@@ -209,6 +211,29 @@ class HintPool:
         while len(self._last) > REMEMBERED_GAMES:
             self._last.popitem(last=False)
         return hint_json(hint)
+
+    async def run(self, fn: Callable[..., T], *args: Any, seconds: float) -> T:
+        """``fn(*args)`` in a worker, under the same bound as hints (a
+        position's analysis): raises :class:`HintBusy` when the pool is full
+        and :class:`HintUnavailable` when the worker fails or is late."""
+        with self._lock:
+            if self._submitted >= self.capacity:
+                raise HintBusy()
+            self._submitted += 1
+        try:
+            future = self._get_executor().submit(fn, *args)
+        except (BrokenProcessPool, RuntimeError):
+            self._finished(Future())
+            self._executor = None
+            raise HintUnavailable() from None
+        future.add_done_callback(self._finished)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), seconds + GRACE_SECONDS)
+        except BrokenProcessPool:
+            self._executor = None
+            raise HintUnavailable() from None
+        except Exception:  # late, or the computation failed
+            raise HintUnavailable() from None
 
     def _submit(
         self,

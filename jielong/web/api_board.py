@@ -1,0 +1,110 @@
+"""A game's position as text (to copy and share) and its analysis: the
+verdict of the solvers on it and the line they found."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
+
+from jielong.rules.compact import encode
+from jielong.rules.klondike import KlondikePosition
+from jielong.rules.registry import rules_for
+from jielong.rules.variants import get_variant
+from jielong.solve.result import SolveResult
+from jielong.textboard import position_text
+from jielong.web.api_games import _load, _store
+from jielong.web.app import ApiError
+from jielong.web.hintpool import HintBusy, HintPool, HintUnavailable
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+# Each solver's budget for one analysis: longer than a hint's, as a player
+# who asks for a verdict waits for it.
+ANALYSIS_SECONDS = 4.0
+
+
+@router.get("/games/{game_id}/position", summary="The current position as text and as a link")
+def position(game_id: str, request: Request) -> dict[str, Any]:
+    record = _load(_store(request), game_id)
+    session = record.session
+    pos, variant = session.position, session.variant.id
+    code = encode(pos)
+    return {
+        "version": record.version,
+        "variant": variant,
+        # what POST /api/games takes back as "position", as do the command line
+        # (jielong solve --position -) and Freecell Solver for FreeCell
+        "text": session.rules.to_text(pos),
+        "pysol": position_text(session.rules, pos, "pysol"),
+        "code": code,
+        "link": f"/play/{variant}?position={code}",
+    }
+
+
+def _solver_json(r: SolveResult) -> dict[str, Any]:
+    return {
+        "solver": r.solver,
+        "status": r.status,
+        "length": len(r.moves),
+        "seconds": round(r.seconds, 3),
+    }
+
+
+def analyse(variant_id: str, position: Any, seconds: float) -> dict[str, Any]:
+    """Run in a worker: every installed solver's verdict on ``position``; the
+    shortest line found, or a proof that none exists."""
+    from jielong.solve import api
+
+    results = [api.solve(variant_id, position, max_seconds=seconds)]
+    if get_variant(variant_id).family == "freecell":
+        from jielong.solve import fcsolve
+
+        if fcsolve.available():
+            results.append(api.solve(variant_id, position, max_seconds=seconds, solver="fcsolve"))
+    solved = [r for r in results if r.status == "solved"]
+    best = min(solved, key=lambda r: len(r.moves)) if solved else None
+    if best is not None:
+        status = "solved"
+    elif any(r.status == "unsolvable" for r in results):
+        status = "unsolvable"  # an exhaustive search: a proof
+    else:
+        status = "unknown"
+    moves = [] if best is None else [m.to_json() for m in best.moves]
+    return {
+        "status": status,
+        "length": len(moves),
+        "moves": moves,
+        "solver": None if best is None else best.solver,
+        "solvers": [_solver_json(r) for r in results],
+    }
+
+
+def _thoughtful(pos: Any) -> bool:
+    """A Klondike verdict with cards still face down is for the cards as they
+    lie, known to the solver ("thoughtful" solitaire), not for a player who
+    has yet to see them."""
+    return isinstance(pos, KlondikePosition) and (any(pos.hidden) or bool(pos.stock))
+
+
+@router.get("/games/{game_id}/analysis", summary="The solvers' verdict on the current position")
+async def analysis(game_id: str, request: Request) -> dict[str, Any]:
+    store = _store(request)
+    record = await run_in_threadpool(_load, store, game_id)
+    session = record.session
+    pos, variant = session.position, session.variant.id
+    head = {"version": record.version, "thoughtful": _thoughtful(pos), "seconds": ANALYSIS_SECONDS}
+    if rules_for(variant).is_won(pos):
+        return {**head, "status": "solved", "length": 0, "moves": [], "solver": None, "solvers": []}
+    pool: HintPool = request.app.state.hints
+    runs = 2 if get_variant(variant).family == "freecell" else 1
+    try:
+        answer = await pool.run(
+            analyse, variant, pos, ANALYSIS_SECONDS, seconds=ANALYSIS_SECONDS * runs
+        )
+    except HintBusy:
+        raise ApiError(503, "hint_busy", headers={"Retry-After": "1"}) from None
+    except HintUnavailable:
+        raise ApiError(503, "hint_unavailable", headers={"Retry-After": "1"}) from None
+    return {**head, **answer}
