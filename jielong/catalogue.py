@@ -52,8 +52,13 @@ class DealId:
         return deal
 
 
+def deal_limit(variant: str) -> int:
+    """The largest deal number of ``variant`` (the smallest is 1)."""
+    return MAX_FREECELL_DEAL if get_variant(variant).family == "freecell" else MAX_KLONDIKE_DEAL
+
+
 def check_deal_number(variant: str, number: int) -> None:
-    limit = MAX_FREECELL_DEAL if get_variant(variant).family == "freecell" else MAX_KLONDIKE_DEAL
+    limit = deal_limit(variant)
     if not 1 <= number <= limit:
         raise DealError(f"deal numbers of {variant} run from 1 to {limit}")
 

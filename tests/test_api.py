@@ -141,7 +141,10 @@ def test_daily_game_is_kept_apart_and_resumed(client: TestClient) -> None:
         ({"variant": "freecell", "deal": 0}, 400, "bad_deal"),
         ({"variant": "klondike-1", "deal": -5}, 400, "bad_deal"),
         ({"variant": "freecell", "deal": 2**40}, 400, "bad_deal"),
-        ({"variant": "freecell", "deal": "617"}, 422, "invalid_request"),
+        # a deal box's text is judged like a number: digits only, in range
+        ({"variant": "freecell", "deal": "6l7"}, 400, "bad_deal"),
+        ({"variant": "freecell", "deal": "-5"}, 400, "bad_deal"),
+        ({"variant": "freecell", "deal": 1.5}, 422, "invalid_request"),
         ({"deal_id": "freecell-x"}, 400, "bad_deal_id"),
         ({"deal_id": "freecell-617", "variant": "kongdang"}, 400, "bad_deal_id"),
         ({"variant": "freecell", "daily": True, "date": "2026-13-01"}, 400, "bad_date"),

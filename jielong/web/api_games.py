@@ -15,6 +15,7 @@ from jielong.catalogue import (
     CATALOGUE_SIZE,
     DealId,
     check_deal_number,
+    deal_limit,
     is_unsolvable,
     random_deal,
     today_utc,
@@ -45,7 +46,9 @@ class GameCreate(BaseModel):
     position, not counted in statistics)."""
 
     variant: str | None = Field(None, max_length=64)
-    deal: StrictInt | None = None
+    deal: StrictInt | Annotated[str, Field(max_length=40)] | None = Field(
+        None, description="a number, or its ASCII digits as typed in a deal box"
+    )
     deal_id: str | None = Field(None, max_length=64)
     daily: StrictBool = False
     date: str | None = Field(None, max_length=32, description="YYYY-MM-DD (UTC)")
@@ -98,6 +101,25 @@ def parse_date(text: str | None) -> dt.date:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise ApiError(400, "bad_date", {"date": text}) from None
+
+
+def deal_number(variant: str, value: int | str) -> int:
+    """The deal number asked for, or one answer for every wrong one (empty,
+    not a whole number, out of range) that names the range."""
+    number = value if isinstance(value, int) else None
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isascii() and text.isdigit():
+        number = int(text)
+    try:
+        if number is None:
+            raise DealError(value)
+        check_deal_number(variant, number)
+    except DealError:
+        limit = deal_limit(variant)
+        raise ApiError(
+            400, "bad_deal", {"max": f"{limit:,}"}, details={"min": 1, "max": limit}
+        ) from None
+    return number
 
 
 def check_variant(variant: str | None) -> str:
@@ -231,11 +253,7 @@ def _new_session(
         daily_deals: DailyDeals = request.app.state.daily_deals
         return Session(variant, deal=daily_deals(variant, date), daily=date), None
     if body.deal is not None:
-        try:
-            check_deal_number(variant, body.deal)
-        except DealError as e:
-            raise ApiError(400, "bad_deal", {"detail": str(e)}) from None
-        return Session(variant, deal=body.deal), None
+        return Session(variant, deal=deal_number(variant, body.deal)), None
     if body.winnable:
         return Session(variant, deal=_winnable_deal(request, variant)), None
     return Session(variant, deal=random_deal(variant)), None

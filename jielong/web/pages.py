@@ -137,10 +137,9 @@ def home(request: Request) -> HTMLResponse:
         number_box = ""
         if v.numbered_deals:
             number_box = (
-                f'<form class="deal-form" action="/play/{v.id}" method="get">'
+                f'<form class="deal-form" action="/play/{v.id}" method="get" novalidate>'
                 f"<label>{escape(t['home.byNumber'])} "
-                f'<input name="deal" type="number" min="1" max="{CATALOGUE_SIZE}"'
-                ' inputmode="numeric" required>'
+                '<input name="deal" type="text" inputmode="numeric" autocomplete="off" size="9">'
                 f'</label><button type="submit">{escape(t["home.go"])}</button></form>'
             )
         cards.append(

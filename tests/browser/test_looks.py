@@ -147,3 +147,55 @@ def test_hint_bars_never_cover_the_action_buttons(page: Any, server: Server, dev
                 )
                 assert overlap <= 0 or across <= 0, (width, height, path, box, shown)
             screenshot(page, f"looks-hintbar-{width}x{height}")
+
+
+def test_a_wrong_deal_number_says_why_in_the_players_language(
+    page: Any, server: Server, device: str
+) -> None:
+    # the server decides, whether the number comes as a number or as typed
+    status, body = server.api_lang("POST", "/api/games", {"variant": "kongdang", "deal": "x"}, "en")
+    assert (status, body["error"]["code"]) == (400, "bad_deal")
+    english = body["error"]["message"]
+    assert english == "A deal number is a whole number from 1 to 8,589,934,591"
+    status, body = server.api("POST", "/api/games", {"variant": "kongdang", "deal": " 12 "})
+    assert status == 201 and body["deal_id"] == "kongdang-12"
+    status, body = server.api_lang(
+        "POST", "/api/games", {"variant": "kongdang", "deal": 0}, "zh-Hant"
+    )
+    message = body["error"]["message"]
+    assert message == "牌局編號是 1 到 8,589,934,591 之間的整數"
+
+    # a wrong number in the address: its reason, and no other deal in its place
+    page.goto("/play/kongdang?deal=0")
+    problem = page.locator(".panel.problem")
+    problem.wait_for()
+    assert message in problem.inner_text()
+    assert page.locator("#board[data-version]").count() == 0
+    problem.locator('button[data-act="fresh"]').click()
+    page.wait_for_selector("#board[data-version]")
+    assert page.locator(".panel.problem").count() == 0
+
+    # the deal box: the same reason for each wrong entry, the game unchanged
+    gid = open_game(page, "/play/kongdang?deal=7")
+    box = page.locator("#actions .dealbox input")
+    for typed in ("0", "-5", "abc", ""):
+        box.fill(typed)
+        box.press("Enter")
+        toast = page.locator("#toast.show")
+        toast.wait_for()
+        assert toast.inner_text() == message, typed
+        assert box.evaluate("(el) => el.validationMessage") == ""
+        page.evaluate("document.getElementById('toast').classList.remove('show')")
+    assert page.locator("#board").get_attribute("data-game") == gid
+    box.fill("1000001")
+    box.press("Enter")
+    page.wait_for_function("(g) => document.getElementById('board').dataset.game !== g", arg=gid)
+    assert "kongdang-1000001" in page.locator("#status .deal-id").inner_text()
+
+    # the home page's box goes to the table, which says the same
+    page.goto("/")
+    home_box = page.locator('[data-variant="kongdang"] input[name="deal"]')
+    home_box.fill("-5")
+    home_box.press("Enter")
+    page.locator(".panel.problem").wait_for()
+    assert message in page.locator(".panel.problem").inner_text()

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { cardName, t, variant } from "./i18n.js";
 import { snapBack } from "./input.js";
 import { RunOverlay } from "./overlay.js";
-import { $, board, panelShown, schedule, toast } from "./paint.js";
+import { $, board, panelShown, schedule, showProblem, toast } from "./paint.js";
 import { ghost, motionAllowed } from "./render.js";
 import * as S from "./state.js";
 import { attachWinnableSwitch, newDealBody } from "./winnable.js";
@@ -102,10 +102,10 @@ export async function newGame(body) {
   schedule();
   if (!res) return;
   if (res.status === 200 || res.status === 201) adopt(res.body);
-  else {
-    showError(res);
-    if (!table.game) await newGame({});
-  }
+  // with no game on the table yet, the reason stays up until the player
+  // picks another deal: nothing is dealt in place of the one asked for
+  else if (table.game) showError(res);
+  else showProblem(res?.body?.error?.message || t("error.network"));
 }
 
 export async function load() {
@@ -117,11 +117,8 @@ export async function load() {
     toast(t("error.notFound"));
     return newGame({});
   }
-  if (params.has("deal")) {
-    const deal = Number(params.get("deal"));
-    if (Number.isInteger(deal)) return newGame({ deal });
-    toast(t("deal.invalid"));
-  }
+  // the number goes as typed: the server checks it and says what is wrong
+  if (params.has("deal")) return newGame({ deal: params.get("deal") });
   if (params.get("daily")) return newGame({ daily: true });
   return newGame({});
 }
@@ -326,6 +323,7 @@ export function overlayAct(name) {
 
 export async function command(name) {
   const game = table.game;
+  if (name === "fresh") return newGame({});
   if (!game) return;
   switch (name) {
     case "undo":

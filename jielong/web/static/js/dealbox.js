@@ -6,19 +6,20 @@ import { t, variant } from "./i18n.js";
 export function attachDealBox(host, h) {
   host.addEventListener("submit", (e) => {
     e.preventDefault();
-    const value = Number(new FormData(e.target).get("deal"));
-    if (!Number.isInteger(value) || value < 1 || value > variant.catalogueSize) return h.toast(t("deal.invalid"));
-    h.open(value);
+    // sent as typed: the server's answer names the range when it is wrong
+    h.open(String(new FormData(e.target).get("deal") ?? "").trim());
   });
 
   // checked a moment after typing stops
   let dealCheck = 0;
   host.addEventListener("input", (e) => {
     if (e.target.name !== "deal") return;
-    const n = Number(e.target.value);
+    const text = e.target.value.trim();
+    const n = /^[0-9]+$/.test(text) ? Number(text) : 0;
     const out = host.querySelector(".deal-check");
     const ticket = ++dealCheck;
-    if (!Number.isInteger(n) || n < 1 || n > variant.catalogueSize) {
+    out.classList.remove("bad");
+    if (n < 1 || n > variant.catalogueSize) {
       out.textContent = "";
       return;
     }

@@ -57,6 +57,13 @@ export function tick() {
   if (table.game) put("status", P.statusHTML(table.game, clock()));
 }
 
+// A deal that could not be opened, before any game is on the table.
+export function showProblem(message) {
+  put("panel", P.problemHTML(message));
+  document.body.classList.add("has-panel");
+  hosts.panel.querySelector("button")?.focus();
+}
+
 let toastTimer = 0;
 export function toast(text) {
   toastEl.textContent = text;

@@ -51,8 +51,8 @@ export function actionsHTML(game, view) {
   out.push(`<a class="rules-link" href="/rules/${variant.id}">${t("action.rules")}</a>`);
   if (variant.numberedDeals) {
     out.push(
-      `<form class="dealbox" data-form="deal"><label>${t("deal.label")} ` +
-        `<input name="deal" type="number" min="1" max="${variant.catalogueSize}" inputmode="numeric" value="${game.deal ?? ""}"></label>` +
+      `<form class="dealbox" data-form="deal" novalidate><label>${t("deal.label")} ` +
+        `<input name="deal" type="text" inputmode="numeric" autocomplete="off" size="9" value="${game.deal ?? ""}"></label>` +
         `<button type="submit">${t("deal.go")}</button><span class="deal-check" aria-live="polite"></span></form>`,
     );
   }
@@ -84,6 +84,18 @@ export function hintbarHTML(game, view) {
     return `<div class="bar info"><span>${text}${again}</span></div>`;
   }
   return "";
+}
+
+export function problemHTML(message) {
+  return (
+    `<div class="panel problem" role="alertdialog" aria-labelledby="problem-title" aria-describedby="problem-text">` +
+    `<h2 id="problem-title">${t("deal.problem")}</h2><p id="problem-text">${escapeText(message)}</p>` +
+    `<div class="exits">${button("fresh", t("action.new"))}<a class="button" href="/">${t("nav.home")}</a></div></div>`
+  );
+}
+
+function escapeText(text) {
+  return String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export function panelHTML(game, view) {
