@@ -5,29 +5,41 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Debian packages: Freecell Solver for the best FreeCell hints; Chromium and
-# PostgreSQL for the browser and database tests; CJK fonts so that the
-# browser suite's screenshots show the Chinese texts; a C compiler to build
-# the compiled Klondike solver (scripts/build_native.py).
-RUN_DEBS := libfreecell-solver0 gcc
+# Debian packages. `make run` only tries Freecell Solver's library, for faster
+# FreeCell hints, and goes on without it. `make test` needs Chromium and
+# PostgreSQL for the browser and database tests, CJK fonts so that the
+# browser suite's screenshots show the Chinese texts, fc-solve as a
+# reference, and a C compiler to build the compiled Klondike solver
+# (scripts/build_native.py).
+RUN_DEBS := libfreecell-solver0
 TEST_DEBS := libfreecell-solver0 freecell-solver-bin chromium postgresql fonts-noto-cjk gcc
+# what the tests use beyond the site: every extra
+TEST_EXTRAS := test,native,postgres,survey
 
-.PHONY: run test install install-test lint bench clean
+.PHONY: run test install install-test native lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
 
+# the site alone: what serving the SQLite default needs
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[native]'
+	$(BIN)/python -m pip install -q -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test,native]'
+	$(BIN)/python -m pip install -q -e '.[$(TEST_EXTRAS)]'
+	touch $@
+
+$(VENV)/.installed-native: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[native]'
 	touch $@
 
 install: $(VENV)/.installed
-	@bash scripts/debs.sh $(RUN_DEBS)
+	@bash scripts/debs.sh --optional $(RUN_DEBS)
+
+# the Klondike solver compiled with mypyc: about five times faster
+native: $(VENV)/.installed-native
+	@bash scripts/debs.sh --optional gcc
 	@$(BIN)/python scripts/build_native.py
 
 install-test: $(VENV)/.installed-test

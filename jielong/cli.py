@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from jielong.cards import format_cards
 from jielong.catalogue import check_deal_number
+from jielong.optional import MissingExtra
 from jielong.rules.core import IllegalMoveError, InvalidMoveError, play_checked
 from jielong.rules.registry import rules_for
 from jielong.rules.variants import VARIANTS, get_variant
@@ -138,7 +139,7 @@ def _extensions() -> list[Callable[[Any], None]]:
     from importlib import import_module
 
     found = []
-    for name in ("jielong.solve.commands", "jielong.web.commands"):
+    for name in ("jielong.solve.commands", "jielong.web.commands", "jielong.doctor"):
         try:
             module = import_module(name)
         except ModuleNotFoundError as e:
@@ -153,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except DealError as e:
+    except (DealError, MissingExtra) as e:
         print(f"jielong: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:

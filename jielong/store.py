@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
+from jielong.optional import require
 from jielong.session import Frame, Session, Step, common_frame
 
 metadata = sa.MetaData()
@@ -174,6 +175,8 @@ class Store:
         self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
         sa_url = sa.make_url(self.url)
         self.dialect = sa_url.get_backend_name()
+        if self.dialect == "postgresql":
+            require("postgres")  # a clear message rather than the driver's import error
         if self.dialect == "sqlite":
             database = sa_url.database
             if database and database != ":memory:":

@@ -26,6 +26,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from jielong.optional import require
 from jielong.rules.registry import rules_for
 from jielong.rules.variants import get_variant
 
@@ -157,6 +158,7 @@ def _batches(numbers: list[int], size: int) -> Iterator[list[int]]:
 @contextmanager
 def _executor(workers: int | None, dask_address: str | None) -> Iterator[Executor]:
     if dask_address:
+        require("survey")
         distributed: Any = import_module("distributed")  # untyped library
         client = distributed.Client(dask_address)
         try:

@@ -15,6 +15,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 
@@ -131,9 +132,21 @@ class ServerProcess:
     """``jielong serve`` on a free port, in its own process group so that a
     kill takes its hint workers with it."""
 
-    def __init__(self, database: str, *args: str, port: int | None = None) -> None:
+    def __init__(
+        self,
+        database: str,
+        *args: str,
+        port: int | None = None,
+        command: Sequence[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> None:
         self.database = database
         self.args = args
+        # the ``jielong`` command to run: this interpreter's by default
+        self.command = list(command or [sys.executable, "-m", "jielong.cli"])
+        self.env = dict(env) if env is not None else None
+        self.cwd = cwd
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -141,9 +154,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 60.0) -> ServerProcess:
         cmd = [
-            sys.executable,
-            "-m",
-            "jielong.cli",
+            *self.command,
             "serve",
             "--port",
             str(self.port),
@@ -153,7 +164,12 @@ class ServerProcess:
         ]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env=self.env,
+                cwd=self.cwd,
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

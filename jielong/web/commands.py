@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from jielong.web.app import Settings
@@ -27,6 +28,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     store = Store(settings.database)
     player_key(store.engine)
     store.close()
+    from jielong.doctor import startup_notes
+
+    for note in startup_notes():
+        print(f"jielong: {note}", file=sys.stderr)
     # worker processes build the app from the environment
     os.environ.update(settings.to_env())
     os.environ["JIELONG_READ_SECONDS"] = str(args.read_timeout)
