@@ -120,6 +120,8 @@ export async function load() {
   // the number goes as typed: the server checks it and says what is wrong
   if (params.has("deal")) return newGame({ deal: params.get("deal") });
   if (params.get("daily")) return newGame({ daily: true });
+  // a shared link: the position it carries starts a new game (never counted)
+  if (params.get("position")) return newGame({ position: params.get("position") });
   return newGame({});
 }
 

@@ -1,6 +1,7 @@
 // The table page: the controller (controller.js) acts on the state
 // (state.js), input arrives through events.js, and paint.js with render.js
 // draws one frame per change.
+import { attachBoardTools } from "./boardtools.js";
 import { installSprite } from "./cardart.js";
 import { load } from "./controller.js";
 import { attachEvents } from "./events.js";
@@ -9,4 +10,5 @@ import { initLangSwitch } from "./langswitch.js";
 installSprite();
 initLangSwitch();
 attachEvents();
+attachBoardTools();
 load();

@@ -1,0 +1,163 @@
+// The solvers' verdict on the table's position and a step-through of their
+// line: next, previous, play to here. Each step is a real move or undo sent
+// to the server, so only a game started from a position is stepped through
+// (it never counts in the statistics); a dealt game is first copied into one.
+import { call } from "./api.js";
+import { act, adopt, request } from "./controller.js";
+import { pileName, t, variant } from "./i18n.js";
+import { table } from "./state.js";
+
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function moveLabel(m) {
+  const names = { from: pileName(m.from), to: pileName(m.to), n: m.count };
+  const run = m.count > 1 && m.from.startsWith("tableau") && m.to.startsWith("tableau");
+  return t(run ? "analysis.moveRun" : "analysis.move", names);
+}
+
+export function attachAnalysis() {
+  const run = el("button", { type: "button", id: "analysis-run", text: t("analysis.analyse") });
+  const verdict = el("p", { id: "analysis-verdict", class: "verdict", "aria-live": "polite" });
+  const note = el("p", { id: "analysis-thoughtful", class: "board-help" });
+  const solvers = el("ul", { id: "analysis-solvers", class: "solvers" });
+  const prev = el("button", { type: "button", id: "analysis-prev", text: t("analysis.prev") });
+  const next = el("button", { type: "button", id: "analysis-next", text: t("analysis.next") });
+  const where = el("span", { id: "analysis-step", "aria-live": "polite" });
+  const asPosition = el("button", { type: "button", id: "analysis-as-position", text: t("analysis.asPosition") });
+  const dealNote = el("p", { class: "board-help", text: t("analysis.dealNote") });
+  const dealBox = el("div", { class: "deal-note" }, dealNote, asPosition);
+  const list = el("ol", { id: "analysis-line", class: "line" });
+  const stepper = el("div", { class: "stepper" }, el("div", { class: "board-row" }, prev, where, next), list);
+  const section = el(
+    "section",
+    { class: "board-analysis", "aria-labelledby": "analysis-title" },
+    el("h3", { id: "analysis-title", text: t("analysis.heading") }),
+    el("div", { class: "board-row" }, run),
+    verdict,
+    note,
+    solvers,
+    dealBox,
+    stepper,
+  );
+  // the line and where the game stands on it: `at` moves played, the game
+  // then at `version` (an undo is a version of its own too)
+  let line = null;
+  let busy = false;
+
+  function onLine() {
+    const game = table.game;
+    return line && game && game.id === line.id && game.version === line.version;
+  }
+
+  function paint() {
+    const stepping = Boolean(line && line.moves.length) && table.game?.deal === null;
+    dealBox.hidden = !(line && line.moves.length && table.game?.deal !== null);
+    stepper.hidden = !stepping;
+    if (!stepping) return;
+    const ok = onLine();
+    where.textContent = ok ? t("analysis.step", { i: line.at, n: line.moves.length }) : t("analysis.offLine");
+    prev.disabled = busy || !ok || line.at === 0;
+    next.disabled = busy || !ok || line.at >= line.moves.length;
+    list.querySelectorAll("button").forEach((b, i) => {
+      b.disabled = busy || !ok;
+      b.setAttribute("aria-current", i + 1 === line.at ? "step" : "false");
+    });
+  }
+
+  function show(answer) {
+    const game = table.game;
+    line = { id: game.id, version: answer.version, at: 0, moves: answer.moves };
+    const text = {
+      solved: answer.length ? t("analysis.solved", { n: answer.length }) : t("analysis.won"),
+      unsolvable: t("analysis.unsolvable"),
+      unknown: t("analysis.unknown", { s: answer.seconds }),
+    };
+    verdict.textContent = text[answer.status];
+    verdict.dataset.status = answer.status;
+    note.textContent = answer.thoughtful ? t("analysis.thoughtful") : "";
+    solvers.replaceChildren(
+      ...answer.solvers.map((s) =>
+        el("li", {
+          text: t("analysis.solverLine", {
+            solver: t(s.solver.startsWith("fcsolve") ? "analysis.solver.fcsolve" : "analysis.solver.own"),
+            status: t(`analysis.status.${s.status}`, { n: s.length }),
+            seconds: s.seconds,
+          }),
+        }),
+      ),
+    );
+    list.replaceChildren(
+      ...answer.moves.map((m, i) => {
+        const b = el("button", { type: "button", title: t("analysis.playTo"), text: moveLabel(m) });
+        b.addEventListener("click", () => playTo(i + 1));
+        return el("li", {}, b);
+      }),
+    );
+    paint();
+  }
+
+  async function analyse() {
+    const game = table.game;
+    if (!game || busy) return;
+    busy = true;
+    run.setAttribute("aria-busy", "true");
+    verdict.textContent = "";
+    const res = await request(call("GET", `/api/games/${encodeURIComponent(game.id)}/analysis`));
+    busy = false;
+    run.removeAttribute("aria-busy");
+    if (!res) return paint();
+    if (res.status === 200) {
+      show(res.body);
+      return verdict.scrollIntoView({ block: "nearest" });
+    }
+    verdict.textContent = res.status === 503 ? t("analysis.busy") : res.body?.error?.message || t("error.network");
+    return paint();
+  }
+
+  // one step along the line (+1) or back (-1), as a move or an undo
+  async function step(dir) {
+    if (!onLine()) return false;
+    const ok = dir > 0 ? await act({ type: "move", ...line.moves[line.at] }) : await act({ type: "undo" });
+    if (ok) {
+      line.at += dir;
+      line.version = table.game.version;
+    }
+    return ok;
+  }
+
+  async function playTo(target) {
+    if (busy) return;
+    busy = true;
+    paint();
+    while (line.at !== target && (await step(target > line.at ? 1 : -1))) paint();
+    busy = false;
+    paint();
+  }
+
+  async function openAsPosition() {
+    const game = table.game;
+    const res = await request(call("GET", `/api/games/${encodeURIComponent(game.id)}/position`));
+    if (res?.status !== 200) return;
+    const created = await request(call("POST", "/api/games", { variant: variant.id, position: res.body.code }));
+    if (created?.status === 201) {
+      adopt(created.body);
+      return analyse();
+    }
+  }
+
+  run.addEventListener("click", analyse);
+  prev.addEventListener("click", () => playTo(line.at - 1));
+  next.addEventListener("click", () => playTo(line.at + 1));
+  asPosition.addEventListener("click", openAsPosition);
+  paint();
+  return { section, run: analyse, refresh: paint };
+}

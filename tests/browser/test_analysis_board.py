@@ -1,0 +1,139 @@
+"""The position dialog in Chromium: a pasted board that is refused says why in
+place, in the page's language; a good one starts a game with the solvers'
+verdict; three steps along their line; the shared link opens the same
+position in a fresh browser context."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from board_driver import expected_board, game_id, open_game, read_board, wait_board
+from conftest import DESKTOP, Server, screenshot
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+BOARDS = ROOT / "tests" / "fixtures" / "boards"
+UI = json.loads((ROOT / "jielong" / "web" / "i18n" / "ui.zh-Hant.json").read_text("utf-8"))
+
+
+def t(key: str, **values: object) -> str:
+    text: str = UI[key]
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+def board(name: str) -> str:
+    return (BOARDS / name).read_bytes().decode("utf-8")
+
+
+def drawn_as_served(page: Any, server: Server, gid: str) -> dict[str, Any]:
+    state = server.game(gid)
+    wait_board(page, state["version"], gid)
+    assert read_board(page) == expected_board(state)
+    return state
+
+
+def test_paste_analyse_step_share(page: Any, browser: Any, server: Server, device: str) -> None:
+    open_game(page, "/play/freecell?deal=5")
+    page.locator("#board-tools-open").click()
+    dialog = page.locator("#board-tools")
+    assert dialog.is_visible()
+
+    # refused: the culprit is named in place, in the page's language
+    area = page.locator("#position-input")
+    area.fill(board("624-with-dup-card.board"))
+    page.locator("#position-start").click()
+    error = page.locator("#position-error")
+    error.wait_for(state="visible")
+    assert "重複的牌：KC（第 2 行）；缺少：4H" in error.inner_text()
+    assert area.get_attribute("aria-invalid") == "true"
+    assert (
+        page.evaluate(
+            "() => { const a = document.getElementById('position-input');"
+            " return a.value.slice(a.selectionStart, a.selectionEnd); }"
+        )
+        == board("624-with-dup-card.board").splitlines()[1]
+    )
+
+    # accepted (a byte-order mark and all): a new game, never counted, and its verdict
+    area.fill(board("624-with-utf8-bom.board"))
+    assert error.inner_text() == ""
+    page.locator("#position-start").click()
+    verdict = page.locator('#analysis-verdict[data-status="solved"]')
+    verdict.wait_for()
+    gid = game_id(page)
+    start = drawn_as_served(page, server, gid)
+    assert start["deal"] is None
+    n = page.locator("#analysis-line li").count()
+    assert n > 0 and verdict.inner_text() == t("analysis.solved", n=n)
+    assert page.locator("#analysis-solvers li").count() >= 1
+    screenshot(page, f"analysis-verdict-{device}")
+
+    # three steps along the line, one back, then "play to here" the third again
+    for i in (1, 2, 3):
+        page.locator("#analysis-next").click()
+        page.wait_for_function(
+            "(i) => document.getElementById('analysis-step').textContent.startsWith"
+            f"({json.dumps(t('analysis.step', i='@', n=n).split('@')[0])} + i)",
+            arg=i,
+        )
+        state = drawn_as_served(page, server, gid)
+        assert state["counters"]["moves"] == i
+    third = state["position"]
+    page.locator("#analysis-prev").click()
+    page.locator("#analysis-step").get_by_text(t("analysis.step", i=2, n=n)).wait_for()
+    assert drawn_as_served(page, server, gid)["counters"]["moves"] == 2
+    page.locator("#analysis-line li button").nth(2).click()
+    page.locator("#analysis-step").get_by_text(t("analysis.step", i=3, n=n)).wait_for()
+    assert drawn_as_served(page, server, gid)["position"] == third
+    assert page.locator('#analysis-line button[aria-current="step"]').inner_text()
+
+    # the shared link opens the same position as a new game elsewhere
+    page.locator("#position-copy-link").click()
+    link = page.locator("#position-link")
+    page.wait_for_function("() => document.getElementById('position-link').value !== ''")
+    url = link.input_value()
+    assert "/play/freecell?position=f." in url
+    assert page.locator("#position-copy").input_value().count("\n") >= 8
+    screenshot(page, f"analysis-share-{device}")
+
+    fresh = browser.new_context(base_url=server.base, locale="en-GB", **DESKTOP)
+    try:
+        other = fresh.new_page()
+        other.set_default_timeout(10_000)
+        gid2 = open_game(other, url)
+        assert gid2 != gid
+        shared = drawn_as_served(other, server, gid2)
+        assert shared["position"] == third and shared["deal"] is None
+        assert shared["counters"]["moves"] == 0
+    finally:
+        fresh.close()
+
+
+@pytest.mark.parametrize("device", ["desktop"])
+def test_a_dealt_klondike_game_is_analysed_and_stepped_as_a_copy(
+    page: Any, server: Server, device: str
+) -> None:
+    gid = open_game(page, "/play/klondike-1?deal=5")
+    page.locator("#board-tools-open").click()
+    page.locator("#analysis-run").click()
+    page.locator('#analysis-verdict[data-status="solved"]').wait_for()
+    # the solvers saw the face-down cards: the page says so
+    assert page.locator("#analysis-thoughtful").inner_text() == t("analysis.thoughtful")
+    # a dealt game is not stepped through (that would play it): a copy is
+    assert not page.locator("#analysis-next").is_visible()
+    page.locator("#analysis-as-position").click()
+    page.wait_for_function(f"() => !location.search.includes({json.dumps(gid)})")
+    page.locator('#analysis-verdict[data-status="solved"]').wait_for()
+    copy = game_id(page)
+    assert server.game(copy)["deal"] is None
+    assert server.game(copy)["position"] == server.game(gid)["position"]
+    page.locator("#analysis-next").click()
+    drawn_as_served(page, server, copy)
+    assert server.game(copy)["counters"]["moves"] == 1
+    assert server.game(gid)["counters"]["moves"] == 0
