@@ -157,6 +157,9 @@ def test_many_hints_at_once_on_a_real_server(tmp_path: Path) -> None:
             if r.status_code == 503:
                 assert r.json()["error"]["code"] == "hint_busy"
                 assert r.headers["retry-after"] == "1"
+            elif r.status_code == 429:  # one address asks for many hints at once
+                assert r.json()["error"]["code"] == "rate_limited"
+                assert int(r.headers["retry-after"]) >= 1
             else:
                 assert r.status_code == 200 and r.json()["kind"] in ("heuristic", "unsolvable")
 

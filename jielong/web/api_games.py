@@ -27,7 +27,9 @@ from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.app import ApiError
 from jielong.web.daily import DailyDeals
+from jielong.web.hintgate import HintGate, HintRefused
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
+from jielong.web.limits import client_address
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -330,21 +332,33 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
     if record.version != body.version:
         raise await run_in_threadpool(_stale, record, request)
     pool: HintPool = request.app.state.hints
+    gate: HintGate = request.app.state.hint_gate
 
     async def moved_on() -> bool:
         return await run_in_threadpool(store.version_of, game_id) != body.version
 
     try:
         session = record.session
-        answer = await pool.hint(
-            game_id,
-            body.version,
-            session.variant.id,
-            session.position,
-            moved_on,
-            seen=tuple(session.positions),
-            known_lost=session.deal is not None and is_unsolvable(session.variant.id, session.deal),
-        )
+        with gate.admit(request.state.player, client_address(request.scope)):
+            answer = await pool.hint(
+                game_id,
+                body.version,
+                session.variant.id,
+                session.position,
+                moved_on,
+                seen=tuple(session.positions),
+                known_lost=session.deal is not None
+                and is_unsolvable(session.variant.id, session.deal),
+                gave_up=request.is_disconnected,
+            )
+    except HintRefused as e:
+        raise ApiError(
+            429,
+            "rate_limited",
+            {"seconds": e.seconds},
+            details={"retry_after": e.seconds},
+            headers={"Retry-After": str(e.seconds)},
+        ) from None
     except HintBusy:
         raise ApiError(503, "hint_busy", headers={"Retry-After": "1"}) from None
     except HintUnavailable:

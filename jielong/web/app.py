@@ -29,6 +29,7 @@ from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web import storage
 from jielong.web.daily import DailyDeals
+from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
 from jielong.web.i18n import message, negotiate
 from jielong.web.limits import BodyLimit, limit_repeated_logs
@@ -198,6 +199,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.state.settings = settings
     app.state.store = store
     app.state.hints = pool
+    app.state.hint_gate = HintGate()
     app.state.winnable = winnable
     app.state.winnable_deals = WinnableDeals(store.engine)
     app.state.daily_deals = daily

@@ -32,6 +32,10 @@ T = TypeVar("T")
 
 # Time past the solver's own deadline before the server gives up on a worker.
 GRACE_SECONDS = 3.0
+# A worker's deadline counts its CPU time, so that hints computed side by side
+# on a busy machine each get their share; but at most this many times the
+# deadline passes on the wall clock.
+WALL_FACTOR = 3.0
 # How often a waiting request asks whether the game moved on elsewhere (another
 # server process may have taken the action).
 POLL_SECONDS = 0.5
@@ -92,12 +96,34 @@ def hint_json(hint: Hint) -> dict[str, Any]:
     }
 
 
+def _cpu_clock(wall_factor: float) -> Callable[[], float]:
+    """A clock that runs with the process's CPU time, or with the wall clock
+    slowed ``wall_factor`` times when that is ahead: a deadline on it is CPU
+    time, bounded in wall time."""
+    wall, cpu = time.monotonic, time.process_time
+    wall0, cpu0 = wall(), cpu()
+
+    def clock() -> float:
+        return wall0 + max(cpu() - cpu0, (wall() - wall0) / wall_factor)
+
+    return clock
+
+
+def _start_worker(parent: int) -> None:
+    """Run in each new worker: the solvers' deadlines (taken on
+    ``time.monotonic``) count this process's CPU time, and the worker ends
+    with the server process."""
+    time.monotonic = _cpu_clock(WALL_FACTOR)
+    _watch_parent(parent)
+
+
 def _watch_parent(parent: int) -> None:
     """Run in each worker: exit once the server process is gone.  A server
     killed outright (SIGKILL, the OOM killer) cannot stop its pool, and an
     idle worker would otherwise wait on its queue for ever."""
 
     def watch() -> None:
+        # (time.sleep is not affected by the CPU clock above)
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK_SECONDS)
         os._exit(0)
@@ -116,6 +142,9 @@ class _Job:
     version: int
     result: asyncio.Future[Hint]
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    give_up: float = 0.0
+    """Loop time past which the answer is not waited for any more."""
+    waiters: int = 0
 
 
 class HintPool:
@@ -159,7 +188,7 @@ class HintPool:
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
+                initializer=_start_worker,
                 initargs=(os.getpid(),),
             )
         return self._executor
@@ -191,11 +220,14 @@ class HintPool:
         *,
         seen: tuple[Any, ...] = (),
         known_lost: bool = False,
+        gave_up: Callable[[], Awaitable[bool]] | None = None,
     ) -> dict[str, Any]:
         """The hint for ``game_id`` at ``version`` as JSON-ready data
         (``seen``: the positions the game has been in; ``known_lost``: it
         started from a deal proven unsolvable); raises :class:`HintBusy`,
-        :class:`HintCancelled` or :class:`HintUnavailable`."""
+        :class:`HintCancelled` or :class:`HintUnavailable`.  ``gave_up`` tells
+        whether the caller went away: a computation nobody waits for any more
+        (the caller gave up or timed out) is taken off the queue."""
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
         job = self._jobs.get(game_id)
@@ -205,7 +237,13 @@ class HintPool:
         if job is None:
             args = (seen, self._last.get(game_id), known_lost)
             job = self._submit(game_id, version, variant_id, position, args)
-        hint = await self._wait(game_id, job, is_stale)
+        job.waiters += 1
+        try:
+            hint = await self._wait(game_id, job, is_stale, gave_up)
+        finally:
+            job.waiters -= 1
+            if job.waiters == 0 and not job.result.done():
+                self._drop(game_id, job)
         self._last[game_id] = (position, hint)
         self._last.move_to_end(game_id)
         while len(self._last) > REMEMBERED_GAMES:
@@ -246,6 +284,7 @@ class HintPool:
         with self._lock:
             if self._submitted >= self.capacity:
                 raise HintBusy()
+            ahead = self._submitted
             self._submitted += 1
         try:
             future = self._get_executor().submit(
@@ -256,7 +295,11 @@ class HintPool:
             self._executor = None  # a worker died: start a fresh pool next time
             raise HintUnavailable() from None
         future.add_done_callback(self._finished)
-        job = _Job(version, asyncio.wrap_future(future))
+        # each computation ahead in the queue may take its whole deadline
+        turns = ahead // self.workers + 1
+        give_up = asyncio.get_running_loop().time() + GRACE_SECONDS
+        give_up += turns * self.deadline_seconds * WALL_FACTOR
+        job = _Job(version, asyncio.wrap_future(future), give_up=give_up)
         self._jobs[game_id] = job
 
         def forget(_: object) -> None:
@@ -266,11 +309,22 @@ class HintPool:
         job.result.add_done_callback(forget)
         return job
 
+    def _drop(self, game_id: str, job: _Job) -> None:
+        """Nobody waits for ``job`` any more: cancel its computation (a queued
+        one never starts; a running one ends at its deadline)."""
+        if self._jobs.get(game_id) is job:
+            del self._jobs[game_id]
+        job.result.cancel()  # cancels the pool's future through wrap_future
+
     async def _wait(
-        self, game_id: str, job: _Job, is_stale: Callable[[], Awaitable[bool]] | None
+        self,
+        game_id: str,
+        job: _Job,
+        is_stale: Callable[[], Awaitable[bool]] | None,
+        gave_up: Callable[[], Awaitable[bool]] | None,
     ) -> Hint:
         loop = asyncio.get_running_loop()
-        give_up = loop.time() + self.deadline_seconds + GRACE_SECONDS
+        give_up = job.give_up
         cancelled: asyncio.Future[Any] = asyncio.ensure_future(job.cancelled.wait())
         try:
             while True:
@@ -287,6 +341,8 @@ class HintPool:
                     raise HintCancelled()
                 if job.result in done:
                     break
+                if gave_up is not None and await gave_up():
+                    raise HintUnavailable()
                 if is_stale is not None and await is_stale():
                     self._cancel_now(game_id)
                     raise HintCancelled()

@@ -24,6 +24,7 @@ import os
 import resource
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from starlette.requests import Request
@@ -235,3 +236,39 @@ def limit_repeated_logs() -> None:
         logger = logging.getLogger(name)
         if _limiter not in logger.filters:
             logger.addFilter(_limiter)
+
+
+class TokenBuckets:
+    """A rate limit per key (a player, an address): ``burst`` requests at once,
+    then ``per_second`` on average.  Thread-safe; the number of keys held is
+    bounded (the oldest are dropped, which only ever lets a request through)."""
+
+    def __init__(self, per_second: float, burst: int, *, max_keys: int = 100_000) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.max_keys = max_keys
+        self._lock = threading.Lock()
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def take(self, key: str, now: float | None = None) -> float:
+        """0 when a request of ``key`` may go, else the seconds until it may."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            tokens, since = self._buckets.pop(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - since) * self.per_second)
+            wait = 0.0
+            if tokens >= 1.0:
+                tokens -= 1.0
+            else:
+                wait = (1.0 - tokens) / self.per_second
+            self._buckets[key] = (tokens, now)
+            while len(self._buckets) > self.max_keys:
+                self._buckets.popitem(last=False)
+        return wait
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address: the peer's, or the one a trusted proxy named
+    (uvicorn's --forwarded-allow-ips has already put it in the scope)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"

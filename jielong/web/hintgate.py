@@ -1,0 +1,75 @@
+"""Who may ask for a hint now: limits per player and per address, so that one
+client cannot fill the hint pool and starve every other player.
+
+A player (by the signed cookie) may have :data:`PLAYER_IN_FLIGHT` hint
+requests waiting at once and ask :data:`PLAYER_BURST` at once, then one
+every ``1 / PLAYER_PER_SECOND`` seconds; an address (many players behind one
+router, or a client that drops its cookie) a few times more.  Past a limit
+the answer is 429 with ``Retry-After``.  (One computation per game is the
+hint pool's own rule.)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from jielong.web.limits import TokenBuckets
+
+PLAYER_IN_FLIGHT = 2
+ADDRESS_IN_FLIGHT = 6
+PLAYER_BURST, PLAYER_PER_SECOND = 10, 0.5
+ADDRESS_BURST, ADDRESS_PER_SECOND = 30, 2.0
+
+
+class HintRefused(Exception):
+    """Over a limit: retry after ``seconds``."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = max(1, math.ceil(seconds))
+
+
+class HintGate:
+    def __init__(
+        self,
+        *,
+        player_in_flight: int = PLAYER_IN_FLIGHT,
+        address_in_flight: int = ADDRESS_IN_FLIGHT,
+        player_rate: tuple[int, float] = (PLAYER_BURST, PLAYER_PER_SECOND),
+        address_rate: tuple[int, float] = (ADDRESS_BURST, ADDRESS_PER_SECOND),
+    ) -> None:
+        self.player_in_flight = player_in_flight
+        self.address_in_flight = address_in_flight
+        self._players = TokenBuckets(player_rate[1], player_rate[0])
+        self._addresses = TokenBuckets(address_rate[1], address_rate[0])
+        self._lock = threading.Lock()
+        self._waiting: dict[str, int] = {}
+
+    @contextmanager
+    def admit(self, player: str, address: str) -> Iterator[None]:
+        """Hold a place for one hint request while it waits; raises
+        :class:`HintRefused` when the player or the address is over a limit."""
+        keys = (f"p:{player}", f"a:{address}")
+        with self._lock:
+            if self._waiting.get(keys[0], 0) >= self.player_in_flight or (
+                self._waiting.get(keys[1], 0) >= self.address_in_flight
+            ):
+                raise HintRefused(1)
+            for key in keys:
+                self._waiting[key] = self._waiting.get(key, 0) + 1
+        try:
+            wait = max(self._players.take(player), self._addresses.take(address))
+            if wait > 0:
+                raise HintRefused(wait)
+            yield
+        finally:
+            with self._lock:
+                for key in keys:
+                    left = self._waiting[key] - 1
+                    if left:
+                        self._waiting[key] = left
+                    else:
+                        del self._waiting[key]

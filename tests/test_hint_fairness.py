@@ -1,0 +1,130 @@
+"""Hints shared fairly: limits per player and per address (429 with
+Retry-After), one computation per game, and no computation for a caller that
+gave up or timed out.
+
+Kongdang deal 11982 is unsolvable and its proof takes longer than any hint
+deadline here, so each of its hints keeps a worker busy for the whole
+deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from jielong.rules.registry import rules_for
+from jielong.testing.processes import ServerProcess
+from jielong.web.hintgate import HintGate, HintRefused
+from jielong.web.hintpool import HintPool, HintUnavailable
+
+SLOW = rules_for("kongdang").deal(11982)
+
+
+def _run(coro: Any) -> Any:
+    with ThreadPoolExecutor(max_workers=1) as ex:
+        return ex.submit(asyncio.run, coro).result()
+
+
+def test_the_gate_limits_players_and_addresses() -> None:
+    gate = HintGate(player_in_flight=2, address_in_flight=3, player_rate=(4, 0.5))
+    with gate.admit("p1", "a"), gate.admit("p1", "a"):
+        with pytest.raises(HintRefused) as refused, gate.admit("p1", "a"):
+            pass
+        assert refused.value.seconds == 1
+        with gate.admit("p2", "a"), pytest.raises(HintRefused), gate.admit("p3", "a"):
+            pass
+    with gate.admit("p1", "b"), gate.admit("p1", "b"):
+        pass  # the places were given back
+    # four at once, then one every two seconds
+    with pytest.raises(HintRefused) as refused, gate.admit("p1", "c"):
+        pass
+    assert refused.value.seconds == 2
+    with gate.admit("p9", "c"):
+        pass
+
+
+def test_a_caller_that_gave_up_leaves_no_computation_behind() -> None:
+    async def scenario() -> tuple[int, int, Any]:
+        pool = HintPool(workers=1, queue=8, deadline_seconds=1.0)
+        pool.start(asyncio.get_running_loop())
+        gone = asyncio.Event()
+
+        async def gave_up() -> bool:
+            return gone.is_set()
+
+        asks = [
+            asyncio.ensure_future(pool.hint(f"g{i:021d}", 1, "kongdang", SLOW, gave_up=gave_up))
+            for i in range(8)
+        ]
+        await asyncio.sleep(0.3)
+        queued = pool.submitted
+        gone.set()
+        results = await asyncio.gather(*asks, return_exceptions=True)
+        await asyncio.sleep(0.2)
+        left = pool.submitted
+        pool.shutdown()
+        return queued, left, results
+
+    queued, left, results = _run(scenario())
+    assert queued == 8
+    assert all(isinstance(r, HintUnavailable) for r in results)
+    # the queued ones are cancelled at once; at most the computations already
+    # handed to the worker (one running, one in its queue) finish
+    assert left <= 2
+
+
+@pytest.mark.slow
+def test_a_flooding_client_does_not_starve_another_player(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    args = ("--hint-workers", "2", "--hint-queue", "8", "--hint-seconds", "1")
+    with (
+        ServerProcess(database, *args) as server,
+        httpx.Client(base_url=server.url, timeout=30) as attacker,
+        httpx.Client(base_url=server.url, timeout=30) as victim,
+    ):
+        # as a custom position, so that its hints are searched, not known lost
+        slow = {"variant": "kongdang", "position": rules_for("kongdang").to_text(SLOW)}
+        games = [attacker.post("/api/games", json=slow).json() for _ in range(12)]
+        own = victim.post("/api/games", json={"variant": "freecell", "deal": 12}).json()
+        statuses: list[int] = []
+        lock = threading.Lock()
+
+        def flood(game: dict[str, Any]) -> None:
+            r = attacker.post(f"/api/games/{game['id']}/hint", json={"version": 1})
+            with lock:
+                statuses.append(r.status_code)
+            if r.status_code == 429:
+                assert r.json()["error"]["code"] == "rate_limited"
+                assert int(r.headers["retry-after"]) >= 1
+
+        threads = [threading.Thread(target=flood, args=(g,)) for g in games]
+        for t in threads:
+            t.start()
+        r = victim.post(f"/api/games/{own['id']}/hint", json={"version": 1})
+        for t in threads:
+            t.join()
+        assert r.status_code == 200, r.text
+        assert r.json()["move"] is not None
+        # the flood got two places: the rest were refused at once
+        assert statuses.count(429) >= 10, statuses
+
+
+def test_a_workers_deadline_counts_its_cpu_time() -> None:
+    from jielong.web.hintpool import _cpu_clock
+
+    clock = _cpu_clock(3.0)
+    start = clock()
+    time.sleep(0.3)  # waiting for a core: a third of the wall time counts
+    waited = clock() - start
+    assert 0.08 <= waited <= 0.2, waited
+    busy_until = time.process_time() + 0.2
+    while time.process_time() < busy_until:
+        pass
+    assert clock() - start >= waited + 0.19
