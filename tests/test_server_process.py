@@ -170,3 +170,39 @@ def test_hint_workers_end_with_a_killed_server(tmp_path: Path) -> None:
         while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
             time.sleep(0.2)
         assert not [pid for pid in workers if _alive(pid)]
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    found = _children(pid)
+    for child in list(found):
+        found.update(_descendants(child))
+    return found
+
+
+@pytest.mark.slow
+def test_killing_the_supervisor_of_several_workers_leaves_no_orphan(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    args = ("--workers", "2", "--hint-workers", "1")
+    server = ServerProcess(database, *args)
+    with server:
+        deadline = time.monotonic() + 60
+        tree: dict[int, str] = {}
+        while time.monotonic() < deadline:
+            tree = _descendants(server.pid)
+            # two server workers, each with its hint worker
+            if sum("spawn_main" in cmd for cmd in tree.values()) >= 4:
+                break
+            time.sleep(0.2)
+        assert sum("spawn_main" in cmd for cmd in tree.values()) >= 4, tree
+        # the supervising process alone, as the OOM killer would: not its group
+        os.kill(server.pid, signal.SIGKILL)
+        assert server.proc is not None
+        server.proc.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_alive(pid) for pid in tree):
+            time.sleep(0.2)
+        assert not {pid: cmd for pid, cmd in tree.items() if _alive(pid)}
+        # the port is free again: a new server starts on it
+        again = ServerProcess(database, *args, port=server.port)
+        with again:
+            assert httpx.get(again.url + "/api/variants").status_code == 200

@@ -27,7 +27,7 @@ from starlette.types import Scope
 from jielong.catalogue import today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
-from jielong.web import storage
+from jielong.web import lifeline, storage
 from jielong.web.daily import DailyDeals
 from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
@@ -237,4 +237,5 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
 def create_app_from_env() -> FastAPI:
     """The app of a server worker process (``jielong serve``)."""
+    lifeline.server_worker_started()
     return create_app(Settings.from_env())

@@ -50,6 +50,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         proxy_headers=True,
         forwarded_allow_ips=args.forwarded_allow_ips,
         log_level="info",
+        # a stop (or the supervisor's death) waits this long for answers in flight
+        timeout_graceful_shutdown=5,
     )
     return 0
 

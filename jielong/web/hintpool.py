@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from jielong.solve.result import Hint
+from jielong.web.lifeline import die_with_parent
 
 T = TypeVar("T")
 
@@ -114,6 +116,7 @@ def _start_worker(parent: int) -> None:
     ``time.monotonic``) count this process's CPU time, and the worker ends
     with the server process."""
     time.monotonic = _cpu_clock(WALL_FACTOR)
+    die_with_parent(signal.SIGKILL, parent)  # a hint holds no state worth a clean stop
     _watch_parent(parent)
 
 
