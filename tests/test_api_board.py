@@ -127,3 +127,12 @@ def test_analysis_proves_a_lost_position(client: TestClient) -> None:
     game = new_game(client, variant="klondike-3", position=text)
     answer = client.get(f"/api/games/{game['id']}/analysis").json()
     assert (answer["status"], answer["moves"], answer["thoughtful"]) == ("unsolvable", [], True)
+
+
+def test_a_won_position_is_refused_in_the_players_language(client: TestClient) -> None:
+    won = "Foundations: H-K C-K D-K S-K\n" + ":\n" * 8
+    r = client.post("/api/games?lang=zh-Hant", json={"variant": "freecell", "position": won})
+    assert r.status_code == 400
+    body = r.json()["error"]
+    assert body["position_error"] == {"code": "won"}
+    assert "所有的牌都已回收" in body["message"]

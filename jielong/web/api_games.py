@@ -245,7 +245,12 @@ def _new_session(
             raise ApiError(400, "bad_position", {"detail": str(e)}) from None
         if session.is_won():
             # nothing left to play, and a win that was never played
-            raise ApiError(400, "bad_position", {"detail": "the position is already won"})
+            raise ApiError(
+                400,
+                "bad_position",
+                {"detail": "the position is already won", "reason": "won"},
+                details={"position_error": {"code": "won"}},
+            )
         return session, None
     if body.daily:
         date = parse_date(body.date)

@@ -44,9 +44,20 @@ def test_paste_analyse_step_share(page: Any, browser: Any, server: Server, devic
     dialog = page.locator("#board-tools")
     assert dialog.is_visible()
 
-    # refused: the culprit is named in place, in the page's language
+    # refused: the culprit is named in place, in the page's language (the
+    # board arrives as a dropped file)
     area = page.locator("#position-input")
-    area.fill(board("624-with-dup-card.board"))
+    page.evaluate(
+        """(text) => {
+          const data = new DataTransfer();
+          data.items.add(new File([text], "624-with-dup-card.board", { type: "text/plain" }));
+          const section = document.querySelector(".board-paste");
+          section.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true }));
+        }""",
+        board("624-with-dup-card.board"),
+    )
+    page.wait_for_function("() => document.getElementById('position-input').value !== ''")
+    assert area.input_value() == board("624-with-dup-card.board")
     page.locator("#position-start").click()
     error = page.locator("#position-error")
     error.wait_for(state="visible")
@@ -88,6 +99,19 @@ def test_paste_analyse_step_share(page: Any, browser: Any, server: Server, devic
     page.locator("#analysis-step").get_by_text(t("analysis.step", i=3, n=n)).wait_for()
     assert drawn_as_served(page, server, gid)["position"] == third
     assert page.locator('#analysis-line button[aria-current="step"]').inner_text()
+
+    # closed, the dialog leaves a bar to watch the line on the table
+    page.locator("#board-tools-close").click()
+    page.locator("#step-bar").wait_for()
+    page.locator("#step-bar-next").click()
+    page.locator("#step-bar-step").get_by_text(t("analysis.step", i=4, n=n)).wait_for()
+    assert drawn_as_served(page, server, gid)["counters"]["moves"] == 4
+    screenshot(page, f"analysis-step-bar-{device}")
+    page.locator("#step-bar-prev").click()
+    page.locator("#step-bar-step").get_by_text(t("analysis.step", i=3, n=n)).wait_for()
+    assert drawn_as_served(page, server, gid)["position"] == third
+    page.locator("#step-bar-open").click()
+    assert dialog.is_visible() and not page.locator("#step-bar").is_visible()
 
     # the shared link opens the same position as a new game elsewhere
     page.locator("#position-copy-link").click()

@@ -24,7 +24,23 @@ function moveLabel(m) {
   return t(run ? "analysis.moveRun" : "analysis.move", names);
 }
 
-export function attachAnalysis() {
+// A bar over the table while the dialog is closed, to watch the line played
+// there: previous, where, next, and back to the dialog.
+function stepBar(onOpen, onClose) {
+  const prev = el("button", { type: "button", id: "step-bar-prev", text: t("analysis.prev") });
+  const next = el("button", { type: "button", id: "step-bar-next", text: t("analysis.next") });
+  const where = el("span", { id: "step-bar-step", class: "where" });
+  const open = el("button", { type: "button", id: "step-bar-open", text: t("analysis.line") });
+  const close = el("button", { type: "button", id: "step-bar-close", class: "close", text: "×", "aria-label": t("analysis.close") });
+  const bar = el("div", { id: "step-bar", class: "step-bar", role: "toolbar", "aria-label": t("analysis.heading") }, prev, where, next, open, close);
+  open.addEventListener("click", onOpen);
+  close.addEventListener("click", onClose);
+  bar.hidden = true;
+  document.body.append(bar);
+  return { bar, prev, next, where };
+}
+
+export function attachAnalysis(dialogShown, openDialog) {
   const run = el("button", { type: "button", id: "analysis-run", text: t("analysis.analyse") });
   const verdict = el("p", { id: "analysis-verdict", class: "verdict", "aria-live": "polite" });
   const note = el("p", { id: "analysis-thoughtful", class: "board-help" });
@@ -52,6 +68,10 @@ export function attachAnalysis() {
   // then at `version` (an undo is a version of its own too)
   let line = null;
   let busy = false;
+  const outside = stepBar(openDialog, () => {
+    line = null;
+    paint();
+  });
 
   function onLine() {
     const game = table.game;
@@ -62,11 +82,13 @@ export function attachAnalysis() {
     const stepping = Boolean(line && line.moves.length) && table.game?.deal === null;
     dealBox.hidden = !(line && line.moves.length && table.game?.deal !== null);
     stepper.hidden = !stepping;
+    outside.bar.hidden = !stepping || dialogShown();
     if (!stepping) return;
     const ok = onLine();
     where.textContent = ok ? t("analysis.step", { i: line.at, n: line.moves.length }) : t("analysis.offLine");
-    prev.disabled = busy || !ok || line.at === 0;
-    next.disabled = busy || !ok || line.at >= line.moves.length;
+    outside.where.textContent = where.textContent;
+    prev.disabled = outside.prev.disabled = busy || !ok || line.at === 0;
+    next.disabled = outside.next.disabled = busy || !ok || line.at >= line.moves.length;
     list.querySelectorAll("button").forEach((b, i) => {
       b.disabled = busy || !ok;
       b.setAttribute("aria-current", i + 1 === line.at ? "step" : "false");
@@ -155,8 +177,11 @@ export function attachAnalysis() {
   }
 
   run.addEventListener("click", analyse);
-  prev.addEventListener("click", () => playTo(line.at - 1));
-  next.addEventListener("click", () => playTo(line.at + 1));
+  for (const b of [prev, outside.prev]) b.addEventListener("click", () => playTo(line.at - 1));
+  for (const b of [next, outside.next]) b.addEventListener("click", () => playTo(line.at + 1));
+  // whatever changes the game (a move of the player's own, an undo) repaints
+  const board = document.getElementById("board");
+  if (board) new MutationObserver(paint).observe(board, { attributes: true, attributeFilter: ["data-version", "data-game"] });
   asPosition.addEventListener("click", openAsPosition);
   paint();
   return { section, run: analyse, refresh: paint };

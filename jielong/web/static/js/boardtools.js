@@ -156,7 +156,10 @@ export function attachBoardTools() {
   const css = el("link", { rel: "stylesheet", href: "/static/css/board.css" });
   document.head.append(css);
   const dialog = el("dialog", { id: "board-tools", class: "board-tools", "aria-labelledby": "board-tools-title" });
-  const analysis = attachAnalysis();
+  const analysis = attachAnalysis(
+    () => dialog.open,
+    () => openDialog(),
+  );
   const share = shareSection();
   const close = button("board-tools-close", t("analysis.close"), { class: "close" });
   dialog.append(
@@ -167,15 +170,18 @@ export function attachBoardTools() {
   );
   document.body.append(dialog);
   close.addEventListener("click", () => dialog.close());
+  // closed (button, Esc): the step bar takes over when a line is being played
+  dialog.addEventListener("close", () => analysis.refresh());
   // the table's letter keys (N: new deal...) stay out of the dialog
   dialog.addEventListener("keydown", (e) => e.stopPropagation());
 
   const opener = button("board-tools-open", t("analysis.open"), { class: "board-tools-open", "aria-haspopup": "dialog" });
-  opener.addEventListener("click", () => {
+  function openDialog() {
     share.reset();
-    analysis.refresh();
     dialog.showModal();
-  });
+    analysis.refresh();
+  }
+  opener.addEventListener("click", openDialog);
   const header = document.querySelector("header.top");
   header?.insertBefore(opener, header.querySelector(".langs"));
 }
