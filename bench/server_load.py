@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from jielong.testing.processes import PostgresCluster, ServerProcess, postgres_bin
 
 
@@ -143,9 +145,13 @@ def _cpu_seconds(session: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def run(name: str, database: str, args: argparse.Namespace) -> None:
+def run(name: str, database: str, args: argparse.Namespace, tree: Path | None = None) -> float:
+    """One load run; the server's CPU time per action (seconds)."""
     server_args = ["--workers", str(args.server_workers), "--hint-workers", "1"]
-    with ServerProcess(database, *server_args) as server:
+    if tree is not None:
+        name = f"{name} ({tree.name})"
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
+    with ServerProcess(database, *server_args, env=env, cwd=tree) as server:
         cpu_before, own_before = _cpu_seconds(server.pid), time.process_time()
         figures = asyncio.run(load(server.port, args.clients, args.warmup, args.seconds))
         server_cpu = _cpu_seconds(server.pid) - cpu_before
@@ -155,10 +161,20 @@ def run(name: str, database: str, args: argparse.Namespace) -> None:
         f"{figures['actions']} actions in {figures['seconds']:.1f} s = "
         f"{figures['rate']:.0f} actions/s, p50 {figures['p50_ms']:.1f} ms, "
         f"p99 {figures['p99_ms']:.1f} ms, non-200 answers {figures['errors']}; "
-        f"CPU per action: server {server_cpu / figures['actions'] * 1000:.1f} ms, "
-        f"load generator {own_cpu / figures['actions'] * 1000:.1f} ms (warm-up included)",
+        f"CPU per action: server {server_cpu / figures['actions'] * 1000:.2f} ms, "
+        f"load generator {own_cpu / figures['actions'] * 1000:.2f} ms (warm-up included)",
         flush=True,
     )
+    return float(server_cpu / max(1, figures["actions"]))
+
+
+def side_by_side(name: str, database: Any, args: argparse.Namespace) -> None:
+    """This tree's server, and the anchor tree's when given, each on a fresh
+    database from ``database()``."""
+    cpu = run(name, database(), args)
+    if args.anchor is not None:
+        anchor_cpu = run(name, database(), args, tree=args.anchor)
+        print(f"{name:<11} CPU per action, this tree / anchor: {cpu / anchor_cpu:.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,19 +184,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--server-workers", type=int, default=1)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-sqlite", action="store_true")
+    parser.add_argument(
+        "--anchor",
+        type=Path,
+        default=None,
+        metavar="TREE",
+        help="also load the server of another source tree (say, a clone of an older "
+        "commit), right after this one's, and print the ratio of CPU per action",
+    )
     args = parser.parse_args(argv)
     if args.seconds is None:
         args.seconds = 3.0 if args.smoke else 20.0
     args.warmup = 1.0 if args.smoke else 3.0
     with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
-        run("sqlite", f"sqlite:///{Path(tmp) / 'games.sqlite3'}", args)
+        files = (Path(tmp) / f"games-{i}.sqlite3" for i in range(2))
+        if not args.no_sqlite:
+            side_by_side("sqlite", lambda: f"sqlite:///{next(files)}", args)
     if args.no_postgres:
         return 0
     if postgres_bin() is None:
         print("postgresql  skipped: PostgreSQL is not installed")
         return 0
     with PostgresCluster(fsync=True) as cluster:
-        run("postgresql", cluster.url, args)
+        schemas = iter(range(2))
+
+        def fresh() -> str:
+            # one database per run, so neither server reads the other's games
+            name = f"bench{next(schemas)}"
+            with psycopg.connect(cluster.url, autocommit=True) as conn:
+                conn.execute(f"CREATE DATABASE {name}")
+            return cluster.url.rsplit("/", 1)[0] + "/" + name
+
+        side_by_side("postgresql", fresh, args)
     return 0
 
 

@@ -119,7 +119,7 @@ class Frame:
     popping a step costs the same however long the game is, and a stack
     replayed once can be kept and resumed without copying it."""
 
-    __slots__ = ("below", "count", "depth", "position", "root", "step")
+    __slots__ = ("below", "count", "depth", "legal", "position", "root", "step", "view")
 
     def __init__(self, step: Step | None, position: Any, count: int, below: Frame | None) -> None:
         self.step = step
@@ -128,6 +128,10 @@ class Frame:
         self.below = below
         self.depth: int = 0 if below is None else below.depth + 1
         self.root: Frame = self if below is None else below.root
+        # worked out from the position once, when first asked for (an undo
+        # comes back to a frame that has them)
+        self.legal: tuple[Move, ...] | None = None
+        self.view: dict[str, Any] | None = None
 
     def at_depth(self, depth: int) -> Frame:
         """The frame ``depth`` levels above the start (an ancestor of this one)."""
@@ -240,7 +244,15 @@ class Session:
         return self.deal is None
 
     def legal_moves(self) -> list[Move]:
-        return self.rules.legal_moves(self.position)
+        return list(self._legal(self.position))
+
+    def _legal(self, pos: Any) -> tuple[Move, ...]:
+        top = self.top
+        if pos is not top.position:
+            return tuple(self.rules.legal_moves(pos))
+        if top.legal is None:
+            top.legal = tuple(self.rules.legal_moves(pos))
+        return top.legal
 
     def is_won(self) -> bool:
         return bool(self.rules.is_won(self.position))
@@ -315,7 +327,7 @@ class Session:
 
     def move(self, move: Move, now: int | None = None) -> None:
         pos = self.position
-        if move not in self.rules.legal_moves(pos):
+        if move not in self._legal(pos):
             reason = self.rules.explain(pos, move) or Illegal.NOT_A_TARGET
             details: dict[str, int] = {}
             if reason is Illegal.RUN_TOO_LONG and isinstance(pos, FreeCellPosition):
@@ -358,7 +370,7 @@ class Session:
         if self.variant.family != "klondike":
             raise ActionError("not_in_variant", action="draw")
         pos = self.position
-        for m in self.rules.legal_moves(pos):
+        for m in self._legal(pos):
             if m.src.kind == "stock" or m.dst.kind == "stock":
                 kind = "draw" if m.src.kind == "stock" else "recycle"
                 self._act(Step("move", (m,)), {"type": kind, **m.to_json()}, now)
@@ -439,9 +451,7 @@ class Session:
     def _foundation_moves(self, pos: Any) -> list[Move]:
         """Legal moves to a foundation, lowest card first (then lowest slot)."""
         up = [
-            m
-            for m in self.rules.legal_moves(pos)
-            if m.dst.kind == "foundation" and m.src.kind != "foundation"
+            m for m in self._legal(pos) if m.dst.kind == "foundation" and m.src.kind != "foundation"
         ]
         up.sort(key=lambda m: (moving_card(pos, m), m.dst.index, str(m.src)))
         return up
@@ -451,7 +461,7 @@ class Session:
         if up:
             return up[0]
         if draws:
-            for m in self.rules.legal_moves(pos):
+            for m in self._legal(pos):
                 if m.src.kind == "stock" or m.dst.kind == "stock":
                     return m
         return None
@@ -494,35 +504,54 @@ class Session:
             "cells": [None if c is None else c.code() for c in pos.cells],
         }
 
+    def _view(self) -> dict[str, Any]:
+        """What the state shows of the position alone, worked out once per
+        frame (shared: read only)."""
+        top = self.top
+        if top.view is None:
+            pos = top.position
+            legal = self._legal(pos)
+            won = self.is_won()
+            limits = None
+            if isinstance(pos, FreeCellPosition):
+                to_card, to_empty = self.rules.run_limits(pos)  # type: ignore[attr-defined]
+                limits = {"to_card": to_card, "to_empty": to_empty}
+            top.view = {
+                "position": self.position_json(),
+                "moves": [m.to_json() for m in legal],
+                "limits": limits,
+                "recycles": getattr(pos, "recycles", 0),
+                "foundation_cards": pos.foundation_count(),
+                "won": won,
+                "no_legal_move": not won and not legal,
+                "autocomplete": self.autocomplete_available(),
+                "autocollect": not won and self.autocollect_available(),
+            }
+        return top.view
+
     def state_json(self, now: int | None = None) -> dict[str, Any]:
         """The game as the HTTP contract shows it (without id and version)."""
-        pos = self.position
-        legal = self.rules.legal_moves(pos)
-        won = self.is_won()
-        limits = None
-        if isinstance(pos, FreeCellPosition):
-            to_card, to_empty = self.rules.run_limits(pos)  # type: ignore[attr-defined]
-            limits = {"to_card": to_card, "to_empty": to_empty}
+        view = self._view()
         return {
             "variant": self.variant.id,
             "deal": self.deal,
             "deal_id": None if self.deal is None else f"{self.variant.id}-{self.deal}",
             "daily": None if self.daily is None else self.daily.isoformat(),
-            "position": self.position_json(),
-            "moves": [m.to_json() for m in legal],
-            "limits": limits,
+            "position": view["position"],
+            "moves": view["moves"],
+            "limits": view["limits"],
             "counters": {
                 "moves": self.moves_count,
-                "recycles": getattr(pos, "recycles", 0),
-                "foundation_cards": pos.foundation_count(),
+                "recycles": view["recycles"],
+                "foundation_cards": view["foundation_cards"],
                 "elapsed_ms": self.elapsed(now),
                 "clock_running": self.clock_running,
             },
             "flags": {
-                "won": won,
-                "no_legal_move": not won and not legal,
-                "autocomplete": self.autocomplete_available(),
-                "autocollect": not won and self.autocollect_available(),
+                "won": view["won"],
+                "no_legal_move": view["no_legal_move"],
+                "autocomplete": view["autocomplete"],
+                "autocollect": view["autocollect"],
                 "can_undo": self.top.below is not None,
             },
             "last": self.last,

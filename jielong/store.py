@@ -13,7 +13,6 @@ variant, updated in the transaction that creates or wins a game.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import json
 import secrets
@@ -24,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
+from jielong.dbapi import Connections, Writer
 from jielong.optional import require
 from jielong.session import Frame, Session, Step, common_frame
 
@@ -158,6 +157,68 @@ class StaleVersion(Exception):
         self.current = current
 
 
+_GAME_COLUMNS = tuple(c.name for c in games.columns)
+_STATS_COLUMNS = ("games", "wins", "best_time_ms", "best_moves", "streak", "best_streak")
+
+
+class _Queries:
+    """The statements of an action, in the driver's parameter style."""
+
+    def __init__(self, placeholder: str) -> None:
+        def sql(text: str) -> str:
+            return " ".join(text.split()).replace("?", placeholder)
+
+        self.select_game = sql(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE id = ?")
+        self.select_steps = sql(
+            "SELECT idx, pushed, step FROM game_steps WHERE game = ? AND pushed > ? ORDER BY idx"
+        )
+        self.update_game = sql(
+            """UPDATE games SET version = ?, depth = ?, last = ?, elapsed_ms = ?,
+            running_since = ?, updated_ms = ?, won_ms = ?, won_moves = ?
+            WHERE id = ? AND version = ?"""
+        )
+        self.insert_step = sql(
+            "INSERT INTO game_steps (game, idx, pushed, step) VALUES (?, ?, ?, ?)"
+        )
+        self.delete_steps = sql("DELETE FROM game_steps WHERE game = ? AND idx >= ?")
+        self.find_daily = sql(
+            """SELECT id FROM games WHERE player = ? AND variant = ? AND daily = ?
+            ORDER BY created_ms DESC LIMIT 1"""
+        )
+        self.version_of = sql("SELECT version FROM games WHERE id = ?")
+        self.stats = sql(
+            f"SELECT variant, {', '.join(_STATS_COLUMNS)} FROM player_stats "
+            "WHERE player = ? ORDER BY variant"
+        )
+        self.insert_game = sql(
+            f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in _GAME_COLUMNS)})"
+        )
+        self.update_clock = sql(
+            "UPDATE games SET elapsed_ms = ?, running_since = ? WHERE id = ? AND version = ?"
+        )
+        # one more game; the streak ends if the latest game was not won
+        self.count_game = sql(
+            """INSERT INTO player_stats (player, variant, games, wins, streak, best_streak,
+            latest, latest_won) VALUES (?, ?, 1, 0, 0, 0, ?, ?)
+            ON CONFLICT (player, variant) DO UPDATE SET games = player_stats.games + 1,
+            streak = CASE WHEN player_stats.latest_won THEN player_stats.streak ELSE 0 END,
+            latest = excluded.latest, latest_won = excluded.latest_won"""
+        )
+        self.count_win = sql(
+            """UPDATE player_stats SET wins = wins + 1,
+            best_time_ms = CASE WHEN best_time_ms IS NULL OR best_time_ms > ? THEN ?
+                ELSE best_time_ms END,
+            best_moves = CASE WHEN best_moves IS NULL OR best_moves > ? THEN ?
+                ELSE best_moves END,
+            streak = CASE WHEN latest = ? THEN streak + 1 ELSE streak END,
+            best_streak = CASE WHEN latest = ? AND streak + 1 > best_streak THEN streak + 1
+                ELSE best_streak END,
+            latest_won = latest_won OR latest = ?
+            WHERE player = ? AND variant = ?"""
+        )
+
+
 REPLAY_CACHE_SIZE = 1024
 """Games whose replayed undo stacks are kept in memory."""
 
@@ -170,9 +231,6 @@ class Store:
         # pushed since (another process may have served those actions).
         self._replays: OrderedDict[str, tuple[int, Frame]] = OrderedDict()
         self._replays_lock = threading.Lock()
-        # SQLite lets one writer in at a time and makes the others sleep and
-        # retry; queueing this process's writers on a lock is much faster.
-        self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
         sa_url = sa.make_url(self.url)
         self.dialect = sa_url.get_backend_name()
         if self.dialect == "postgresql":
@@ -185,77 +243,81 @@ class Store:
                 self.url, connect_args={"timeout": 30, "check_same_thread": False}
             )
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-            self._write_lock = threading.Lock()
         else:
             self.engine = sa.create_engine(
                 self.url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
             )
+        self._connections = Connections(self.engine, limit=2 * pool_size)
+        self._writer = Writer(self._connections)
+        self._sql = _Queries(self._connections.placeholder)
         metadata.create_all(self.engine)
         from jielong.store_upgrade import upgrade
 
         upgrade(self.engine)
 
     def close(self) -> None:
-        self.engine.dispose()
+        self.engine.dispose()  # and the store's own connections with it
 
     # -- games --------------------------------------------------------------
+    # The reads and writes of games go to the driver directly, with SQL
+    # written once (jielong.dbapi says why).
 
     def create(self, session: Session, player: str | None, now: int) -> GameRecord:
         record = GameRecord(new_game_id(), 1, session, player, now, now)
-        root = session.top.root
-        with self._write_lock, self.engine.begin() as conn:
-            conn.execute(games.insert().values(id=record.id, **_row(record)))
-            self._write_steps(conn, record.id, 1, root, session.top)
+        row = _row(record)
+        won = session.won_ms is not None
+
+        def write(cur: Any) -> None:
+            cur.execute(self._sql.insert_game, (record.id, *(row[c] for c in _GAME_COLUMNS[1:])))
+            self._write_steps(cur, record.id, 1, session.top.root, session.top)
             if player is not None and session.deal is not None:
-                conn.execute(self._stats_new_game(player, session.variant.id, record.id))
-                if session.won_ms is not None:
-                    conn.execute(_stats_win(player, record.id, session))
-        record.stored_top, record.stored_won = session.top, session.won_ms is not None
+                cur.execute(self._sql.count_game, (player, session.variant.id, record.id, False))
+                if won:
+                    self._count_win(cur, record)
+
+        self._writer.write(write)
+        record.stored_top, record.stored_won = session.top, won
         self._remember(record.id, record.version, session.top)
         return record
 
     def load(self, game_id: str) -> GameRecord | None:
-        with self.engine.connect() as conn:
-            return self._load(conn, games.c.id == game_id)
+        with self._connections.cursor() as cur:
+            return self._load(cur, game_id)
 
-    def _load(self, conn: Connection, where: Any) -> GameRecord | None:
-        """The game the query finds, its undo stack replayed (or taken from
-        memory).  The game row and its step rows are read by two statements:
-        a write between them is caught by the steps' versions, and read again."""
+    def _load(self, cur: Any, game_id: str) -> GameRecord | None:
+        """The game, its undo stack replayed (or taken from memory).  The game
+        row and its step rows are read by two statements: a write between
+        them is caught by the steps' versions, and read again."""
         for _ in range(20):
-            row = conn.execute(games.select().where(where).limit(1)).mappings().first()
-            if row is None:
+            cur.execute(self._sql.select_game, (game_id,))
+            found = cur.fetchone()
+            if found is None:
                 return None
-            top = self._stack(conn, row["id"], row["version"], row["depth"], row)
+            row = dict(zip(_GAME_COLUMNS, found, strict=True))
+            top = self._stack(cur, row)
             if top is not None:
                 return _record_from_row(row, top)
             with self._replays_lock:
-                self._replays.pop(row["id"], None)  # read it all again
+                self._replays.pop(game_id, None)  # read it all again
         raise RuntimeError("a game kept changing while it was read")
 
-    def _stack(
-        self, conn: Connection, game_id: str, version: int, depth: int, row: Any
-    ) -> Frame | None:
-        """The undo stack at ``version``, or None if the step rows read are
-        of another version."""
+    def _stack(self, cur: Any, row: dict[str, Any]) -> Frame | None:
+        """The undo stack at the row's version, or None if the step rows read
+        are of another version."""
+        game_id, version, depth = row["id"], row["version"], row["depth"]
         with self._replays_lock:
             cached = self._replays.get(game_id)
             if cached is not None:
                 self._replays.move_to_end(game_id)
         if cached is not None and cached[0] == version:
             return cached[1]
-        query = sa.select(game_steps.c.idx, game_steps.c.pushed, game_steps.c.step).where(
-            game_steps.c.game == game_id
-        )
+        # only the steps pushed since the version in memory: those below them
+        # are the same
         since = None if cached is None or cached[0] > version else cached[0]
-        if since is not None:
-            # only the steps pushed since: the ones below them are the same
-            query = query.where(game_steps.c.pushed > since)
-        rows = conn.execute(query.order_by(game_steps.c.idx)).all()
-        first = rows[0].idx if rows else (depth if since is not None else 0)
-        if [r.idx for r in rows] != list(range(first, depth)) or any(
-            r.pushed > version for r in rows
-        ):
+        cur.execute(self._sql.select_steps, (game_id, -1 if since is None else since))
+        rows = cur.fetchall()
+        first = rows[0][0] if rows else (depth if since is not None else 0)
+        if [r[0] for r in rows] != list(range(first, depth)) or any(r[1] > version for r in rows):
             return None  # steps written after the game row was read
         if cached is not None and since is not None:
             if cached[1].depth < first:
@@ -268,7 +330,7 @@ class Store:
             deal=None if row["deal"] is None else int(row["deal"]),
             start_text=row["start_text"],
             replayed=base,
-            steps=[Step.from_json(json.loads(r.step)) for r in rows],
+            steps=[Step.from_json(json.loads(r[2])) for r in rows],
         )
         self._remember(game_id, version, session.top)
         return session.top
@@ -282,55 +344,67 @@ class Store:
             while len(self._replays) > REPLAY_CACHE_SIZE:
                 self._replays.popitem(last=False)
 
-    def _write_steps(
-        self, conn: Connection, game_id: str, version: int, stored: Frame, top: Frame
-    ) -> None:
+    def _write_steps(self, cur: Any, game_id: str, version: int, stored: Frame, top: Frame) -> None:
         """Make the stored stack ``stored`` into ``top``: delete the steps
         undone, insert the steps pushed (tagged with ``version``)."""
         common = common_frame(stored, top)
         if stored.depth > common.depth:
-            conn.execute(
-                game_steps.delete().where(
-                    game_steps.c.game == game_id, game_steps.c.idx >= common.depth
-                )
-            )
+            cur.execute(self._sql.delete_steps, (game_id, common.depth))
         frame: Frame | None = top
         pushed = []
         while frame is not None and frame is not common:
             assert frame.step is not None
-            pushed.append(
-                {
-                    "game": game_id,
-                    "idx": frame.depth - 1,
-                    "pushed": version,
-                    "step": json.dumps(frame.step.to_json(), separators=(",", ":")),
-                }
-            )
+            step = json.dumps(frame.step.to_json(), separators=(",", ":"))
+            pushed.append((game_id, frame.depth - 1, version, step))
             frame = frame.below
-        if pushed:
+        if len(pushed) == 1:
+            cur.execute(self._sql.insert_step, pushed[0])
+        elif pushed:
             pushed.reverse()
-            conn.execute(game_steps.insert(), pushed)
+            cur.executemany(self._sql.insert_step, pushed)
+
+    def _count_win(self, cur: Any, record: GameRecord) -> None:
+        """A game's first win: one more win, the bests, and the streak if it
+        is the player's latest game (winning an older one does not mend a
+        streak that starting a newer one ended)."""
+        s, i = record.session, record.id
+        cur.execute(
+            self._sql.count_win,
+            (s.won_ms, s.won_ms, s.won_moves, s.won_moves, i, i, i, record.player, s.variant.id),
+        )
 
     def save(self, record: GameRecord, expected_version: int, now: int) -> GameRecord:
         """Write ``record`` as version ``expected_version + 1`` if the stored
         game is still at ``expected_version``; else raise :class:`StaleVersion`."""
         session = record.session
         version = expected_version + 1
-        saved = replace(record, version=version, updated_ms=now)
         stored = record.stored_top or session.top.root
         won = session.won_ms is not None
-        with self._write_lock, self.engine.begin() as conn:
-            result = conn.execute(
-                games.update()
-                .where(games.c.id == record.id, games.c.version == expected_version)
-                .values(**_row(saved))
-            )
-            if result.rowcount != 1:
-                current = self._load(conn, games.c.id == record.id)
-                raise StaleVersion(current)
-            self._write_steps(conn, record.id, version, stored, session.top)
+        values = (
+            version,
+            session.top.depth,
+            None if session.last is None else json.dumps(session.last),
+            session.elapsed_ms,
+            session.running_since,
+            now,
+            session.won_ms,
+            session.won_moves,
+            record.id,
+            expected_version,
+        )
+
+        def write(cur: Any) -> bool:
+            cur.execute(self._sql.update_game, values)
+            if cur.rowcount != 1:
+                return False
+            self._write_steps(cur, record.id, version, stored, session.top)
             if won and not record.stored_won and record.player and session.deal is not None:
-                conn.execute(_stats_win(record.player, record.id, session))
+                self._count_win(cur, record)
+            return True
+
+        if not self._writer.write(write):
+            raise StaleVersion(self.load(record.id))
+        saved = replace(record, version=version, updated_ms=now)
         saved.stored_top, saved.stored_won = session.top, won
         self._remember(record.id, version, session.top)
         return saved
@@ -338,111 +412,42 @@ class Store:
     def save_clock(self, record: GameRecord) -> bool:
         """Write only the clock, if the game is still at ``record.version``
         (the version does not change: the position did not)."""
-        with self._write_lock, self.engine.begin() as conn:
-            result = conn.execute(
-                games.update()
-                .where(games.c.id == record.id, games.c.version == record.version)
-                .values(
-                    elapsed_ms=record.session.elapsed_ms,
-                    running_since=record.session.running_since,
-                )
-            )
-        return bool(result.rowcount == 1)
+        values = (
+            record.session.elapsed_ms,
+            record.session.running_since,
+            record.id,
+            record.version,
+        )
+
+        def write(cur: Any) -> bool:
+            cur.execute(self._sql.update_clock, values)
+            return bool(cur.rowcount == 1)
+
+        return self._writer.write(write)
 
     def find_daily(self, player: str, variant: str, date: dt.date) -> GameRecord | None:
-        """The player's game of the daily deal of ``date``, if they began it."""
-        where = sa.and_(
-            games.c.player == player,
-            games.c.variant == variant,
-            games.c.daily == date.isoformat(),
-        )
-        with self.engine.connect() as conn:
-            # the newest, should there be two
-            newest = conn.execute(
-                sa.select(games.c.id).where(where).order_by(games.c.created_ms.desc()).limit(1)
-            ).scalar_one_or_none()
-            return None if newest is None else self._load(conn, games.c.id == newest)
+        """The player's game of the daily deal of ``date``, if they began it
+        (the newest, should there be two)."""
+        with self._connections.cursor() as cur:
+            cur.execute(self._sql.find_daily, (player, variant, date.isoformat()))
+            found = cur.fetchone()
+            return None if found is None else self._load(cur, found[0])
 
     def version_of(self, game_id: str) -> int | None:
-        with self.engine.connect() as conn:
-            value = conn.execute(
-                sa.select(games.c.version).where(games.c.id == game_id)
-            ).scalar_one_or_none()
-        return None if value is None else int(value)
+        with self._connections.cursor() as cur:
+            cur.execute(self._sql.version_of, (game_id,))
+            found = cur.fetchone()
+        return None if found is None else int(found[0])
 
     # -- statistics ---------------------------------------------------------
 
     def stats(self, player: str) -> dict[str, dict[str, int | None]]:
         """Per variant: games, wins, best time and moves, current and best
         streak (one row per variant, whatever the number of games)."""
-        query = sa.select(
-            player_stats.c.variant,
-            player_stats.c.games,
-            player_stats.c.wins,
-            player_stats.c.best_time_ms,
-            player_stats.c.best_moves,
-            player_stats.c.streak,
-            player_stats.c.best_streak,
-        ).where(player_stats.c.player == player)
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).mappings().all()
-        return {
-            row["variant"]: {k: v for k, v in row.items() if k != "variant"}
-            for row in sorted(rows, key=lambda r: str(r["variant"]))
-        }
-
-    def _stats_new_game(self, player: str, variant: str, game_id: str) -> Any:
-        """One more game; the streak ends if the player's latest game in the
-        variant was not won."""
-        insert = (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(
-            player_stats
-        )
-        return insert.values(
-            player=player,
-            variant=variant,
-            games=1,
-            wins=0,
-            streak=0,
-            best_streak=0,
-            latest=game_id,
-            latest_won=False,
-        ).on_conflict_do_update(
-            index_elements=[player_stats.c.player, player_stats.c.variant],
-            set_={
-                "games": player_stats.c.games + 1,
-                "streak": sa.case((player_stats.c.latest_won, player_stats.c.streak), else_=0),
-                "latest": game_id,
-                "latest_won": False,
-            },
-        )
-
-
-def _stats_win(player: str, game_id: str, session: Session) -> Any:
-    """A game's first win: one more win, the bests, and the streak if it is
-    the player's latest game (winning an older one does not mend a streak
-    that starting a newer one ended)."""
-    s = player_stats.c
-    ms, moves = session.won_ms, session.won_moves
-    latest = s.latest == game_id
-    return (
-        player_stats.update()
-        .where(s.player == player, s.variant == session.variant.id)
-        .values(
-            wins=s.wins + 1,
-            best_time_ms=sa.case(
-                (s.best_time_ms.is_(None), ms), (s.best_time_ms > ms, ms), else_=s.best_time_ms
-            ),
-            best_moves=sa.case(
-                (s.best_moves.is_(None), moves), (s.best_moves > moves, moves), else_=s.best_moves
-            ),
-            streak=sa.case((latest, s.streak + 1), else_=s.streak),
-            best_streak=sa.case(
-                (sa.and_(latest, s.streak + 1 > s.best_streak), s.streak + 1),
-                else_=s.best_streak,
-            ),
-            latest_won=sa.case((latest, sa.true()), else_=s.latest_won),
-        )
-    )
+        with self._connections.cursor() as cur:
+            cur.execute(self._sql.stats, (player,))
+            rows = cur.fetchall()
+        return {row[0]: dict(zip(_STATS_COLUMNS, row[1:], strict=True)) for row in rows}
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -6,8 +6,10 @@ import contextlib
 import datetime as dt
 import json
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -105,19 +107,41 @@ def test_games_are_stored_as_explicit_json_one_row_per_step(store: Store) -> Non
     ]
 
 
+class _Recording:
+    """A cursor that notes each statement and its parameters' size."""
+
+    def __init__(self, cursor: Any, sent: list[tuple[str, int]]) -> None:
+        self._cursor, self._sent = cursor, sent
+
+    def execute(self, statement: str, params: Any = ()) -> Any:
+        self._sent.append((statement.split()[0].upper(), len(repr(params))))
+        return self._cursor.execute(statement, params)
+
+    def executemany(self, statement: str, params: Any) -> Any:
+        self._sent.append((statement.split()[0].upper(), len(repr(params))))
+        return self._cursor.executemany(statement, params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
+
+
 @contextlib.contextmanager
 def _statements(store: Store) -> Iterator[list[tuple[str, int]]]:
     """The statements the store sends meanwhile, with their parameters' size."""
     sent: list[tuple[str, int]] = []
+    connections = store._connections
+    real = connections.cursor
 
-    def record(_conn: object, _cursor: object, statement: str, params: object, *_: object) -> None:
-        sent.append((statement.split()[0].upper(), len(repr(params))))
+    @contextlib.contextmanager
+    def recording() -> Iterator[Any]:
+        with real() as cursor:
+            yield _Recording(cursor, sent)
 
-    sa.event.listen(store.engine, "before_cursor_execute", record)
+    connections.cursor = recording  # type: ignore[method-assign]
     try:
         yield sent
     finally:
-        sa.event.remove(store.engine, "before_cursor_execute", record)
+        del connections.cursor
 
 
 def test_an_action_writes_the_same_whatever_the_games_length(store: Store) -> None:
@@ -141,14 +165,58 @@ def test_an_action_writes_the_same_whatever_the_games_length(store: Store) -> No
             loaded.session.undo(now=2)
             store.save(loaded, 2, now=2)
         sizes.append(sent)
-    # same statements, parameters equal but for a few digits (counts, depth)
-    assert [kind for kind, _ in sizes[0]] == [kind for kind, _ in sizes[1]]
+    # the same statements, parameters equal but for a few digits (counts,
+    # depth): read the game row; write its row and the step pushed or undone
+    kinds = ["SELECT", "BEGIN", "UPDATE", "INSERT", "COMMIT"]
+    kinds += ["SELECT", "BEGIN", "UPDATE", "DELETE", "COMMIT"]
+    assert [kind for kind, _ in sizes[0]] == [kind for kind, _ in sizes[1]] == kinds
     assert sum(n for _, n in sizes[1]) <= sum(n for _, n in sizes[0]) + 40
     with store.engine.connect() as conn:
         count = conn.execute(
             sa.select(sa.func.count()).where(game_steps.c.game == records[1].id)
         ).scalar()
     assert count == 10_000
+
+
+def test_sqlite_writers_queued_behind_a_commit_share_the_next_one(tmp_path: Path) -> None:
+    """Writes that wait for the disk go in together: one commit for all, and
+    each keeps its own outcome (a stale one is refused, the others land)."""
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    records = [store.create(Session("freecell", deal=d), None, now=0) for d in (1, 2, 3)]
+    stale = store.load(records[2].id)
+    assert stale is not None
+    for record in records:
+        record.session.move(record.session.legal_moves()[0])
+    store.save(records[2], 1, now=1)
+    stale.session.move(stale.session.legal_moves()[1])
+    outcomes: dict[int, str] = {}
+
+    def save(i: int, record: Any) -> None:
+        try:
+            store.save(record, 1, now=2)
+            outcomes[i] = "saved"
+        except StaleVersion:
+            outcomes[i] = "stale"
+
+    writers = [
+        threading.Thread(target=save, args=(i, r))
+        for i, r in enumerate((records[0], records[1], stale))
+    ]
+    with _statements(store) as sent:
+        with store._writer._write_lock:  # a commit in progress
+            for t in writers:
+                t.start()
+            while len(store._writer._queue) < 3:
+                time.sleep(0.01)
+        for t in writers:
+            t.join()
+    assert outcomes == {0: "saved", 1: "saved", 2: "stale"}
+    assert [kind for kind, _ in sent].count("COMMIT") == 1
+    for record in records:
+        loaded = store.load(record.id)
+        assert loaded is not None and loaded.version == 2
+        assert loaded.session.steps == record.session.steps
+    store.close()
 
 
 def test_another_process_reads_only_the_steps_pushed_since(store: Store) -> None:

@@ -7,7 +7,6 @@ import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.concurrency import run_in_threadpool
 
@@ -25,7 +24,7 @@ from jielong.rules.variants import VARIANTS, get_variant
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
-from jielong.web.app import ApiError
+from jielong.web.app import ApiError, JSONResponse
 from jielong.web.daily import DailyDeals
 from jielong.web.hintgate import HintGate, HintRefused
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable

@@ -16,9 +16,10 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse as _StdJSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
@@ -37,6 +38,19 @@ from jielong.web.security import PlayerIds, SiteHeaders, player_key
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
 STATIC_DIR = Path(__file__).with_name("static")
+
+
+class JSONResponse(_StdJSONResponse):
+    """JSON encoded by orjson: the same document at a tenth of the cost of
+    the standard library's encoder, on every answer.  (orjson refuses
+    integers past 64 bits, which Klondike deal numbers can be: those
+    answers go through the standard encoder.)"""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return orjson.dumps(content)
+        except TypeError:
+            return super().render(content)
 
 
 @dataclass(frozen=True)
@@ -189,6 +203,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             pool.shutdown()
 
     app = FastAPI(
+        default_response_class=JSONResponse,
         title="jielong",
         summary="Klondike and FreeCell: games, moves, hints and statistics.",
         version="1",

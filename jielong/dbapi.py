@@ -1,0 +1,163 @@
+"""The store's own connections for the statements of every action, and SQLite
+group commit.
+
+An action reads one row and writes two; through the SQL toolkit's statement
+building, caching and pool events that costs several times what the
+database does for it, so these statements go to the driver directly, on
+connections in autocommit mode with explicit transactions.  The toolkit's
+engine still creates the schema and serves the rarer queries.
+
+SQLite makes every commit wait for the disk (``synchronous=FULL``), one
+writer at a time.  Writers of this process therefore queue, and whoever
+holds the write lock commits the writes of everyone queued behind it in one
+transaction: one disk flush for many actions, each answered only after the
+commit that holds it.  Each write is still compare-and-set on its game's
+version, run in order inside the transaction, so its outcome is the one it
+would have had alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, TypeVar
+
+import sqlalchemy as sa
+
+T = TypeVar("T")
+
+IDLE_CONNECTIONS = 8
+"""Connections kept open between uses (more may be open while in use)."""
+
+
+class Connections:
+    """A small pool of the engine's driver connections, taken out of its
+    pool and switched to autocommit with explicit transactions.
+
+    They are made by the engine, so its connect hooks (SQLite's pragmas)
+    apply, and closed when the engine is disposed of.  A connection whose
+    use raised is closed, not reused: a dropped server connection or a
+    half-done transaction never comes back.  Driver errors of availability
+    surface as the toolkit's ``OperationalError``, as the rest of the site's
+    database work does."""
+
+    def __init__(self, engine: sa.Engine, *, limit: int) -> None:
+        self.engine = engine
+        self.sqlite = engine.dialect.name == "sqlite"
+        self.placeholder = "?" if self.sqlite else "%s"
+        self._idle: list[Any] = []
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(limit)
+        self._generation = 0
+        sa.event.listen(engine, "engine_disposed", lambda _engine: self.close())
+        self._errors: tuple[type[Exception], ...] = (
+            engine.dialect.loaded_dbapi.OperationalError,
+            engine.dialect.loaded_dbapi.InterfaceError,
+        )
+
+    def _connect(self) -> Any:
+        proxy = self.engine.raw_connection()
+        proxy.detach()  # ours now: closed by us, never back in the engine's pool
+        conn: Any = proxy.dbapi_connection
+        if self.sqlite:
+            conn.isolation_level = None
+        else:
+            conn.autocommit = True
+        return conn
+
+    @contextlib.contextmanager
+    def cursor(self) -> Iterator[Any]:
+        with self._slots:
+            with self._lock:
+                conn = self._idle.pop() if self._idle else None
+                generation = self._generation
+            try:
+                if conn is None:
+                    conn = self._connect()
+                yield conn.cursor()
+            except self._errors as e:
+                _close(conn)
+                raise sa.exc.OperationalError(None, None, e) from e
+            except BaseException:
+                _close(conn)
+                raise
+            with self._lock:
+                if generation == self._generation and len(self._idle) < IDLE_CONNECTIONS:
+                    self._idle.append(conn)
+                    conn = None
+            _close(conn)
+
+    def close(self) -> None:
+        """Close the idle connections; those in use close when they return."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+            self._generation += 1
+        for conn in idle:
+            _close(conn)
+
+
+def _close(conn: Any) -> None:
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            conn.close()
+
+
+class _Write(Generic[T]):
+    __slots__ = ("done", "error", "result", "work")
+
+    def __init__(self, work: Callable[[Any], T]) -> None:
+        self.work = work
+        self.done = False
+        self.result: T | None = None
+        self.error: BaseException | None = None
+
+
+class Writer:
+    """Runs writes in transactions: on SQLite, the queued ones together."""
+
+    def __init__(self, connections: Connections) -> None:
+        self.connections = connections
+        self._begin = "BEGIN IMMEDIATE" if connections.sqlite else "BEGIN"
+        self._queue: list[_Write[Any]] = []
+        self._queue_lock = threading.Lock()
+        self._write_lock = threading.Lock()
+
+    def write(self, work: Callable[[Any], T]) -> T:
+        """``work(cursor)`` inside a transaction, committed before this
+        returns; what it raises rolls back its own writes only."""
+        item = _Write(work)
+        if not self.connections.sqlite:
+            self._run([item])
+        else:
+            with self._queue_lock:
+                self._queue.append(item)
+            with self._write_lock:
+                if not item.done:
+                    with self._queue_lock:
+                        batch, self._queue = self._queue, []
+                    self._run(batch)
+        if item.error is not None:
+            raise item.error
+        return item.result  # type: ignore[return-value]
+
+    def _run(self, batch: list[_Write[Any]]) -> None:
+        try:
+            with self.connections.cursor() as cur:
+                cur.execute(self._begin)
+                try:
+                    for item in batch:
+                        item.result = item.work(cur)
+                    cur.execute("COMMIT")
+                except BaseException:
+                    cur.execute("ROLLBACK")
+                    raise
+        except BaseException as e:
+            if len(batch) == 1:
+                batch[0].error = e
+            else:
+                # one write's failure must not fail the others: each alone
+                for item in batch:
+                    self._run([item])
+        for item in batch:
+            item.done = True
