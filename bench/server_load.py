@@ -27,8 +27,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 from jielong.testing.processes import PostgresCluster, ServerProcess, postgres_bin
 
 
@@ -211,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
 
         def fresh() -> str:
             # one database per run, so neither server reads the other's games
+            import psycopg
+
             name = f"bench{next(schemas)}"
             with psycopg.connect(cluster.url, autocommit=True) as conn:
                 conn.execute(f"CREATE DATABASE {name}")
