@@ -12,6 +12,8 @@ from api_checks import new_game
 from fastapi.testclient import TestClient
 
 from jielong.rules.registry import rules_for
+from jielong.solve.result import SolveResult
+from jielong.web.api_board import analyse
 from jielong.web.app import Settings, create_app
 
 BOARDS = Path(__file__).parent / "fixtures" / "boards"
@@ -136,3 +138,36 @@ def test_a_won_position_is_refused_in_the_players_language(client: TestClient) -
     body = r.json()["error"]
     assert body["position_error"] == {"code": "won"}
     assert "所有的牌都已回收" in body["message"]
+
+
+def _result(status: str, length: int, solver: str) -> SolveResult:
+    rules = rules_for("freecell")
+    move = rules.legal_moves(rules.deal(1))[0]
+    return SolveResult(status, (move,) * length, solver=solver)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("answers", "status", "length", "solver"),
+    [
+        ([("solved", 90, "own"), ("solved", 60, "fcsolve")], "solved", 60, "fcsolve"),
+        ([("unknown", 0, "own"), ("solved", 70, "fcsolve")], "solved", 70, "fcsolve"),
+        ([("unsolvable", 0, "own"), ("unknown", 0, "fcsolve")], "unsolvable", 0, None),
+        ([("unknown", 0, "own"), ("unknown", 0, "fcsolve")], "unknown", 0, None),
+    ],
+)
+def test_the_verdict_joins_both_solvers(
+    monkeypatch: pytest.MonkeyPatch,
+    answers: list[tuple[str, int, str]],
+    status: str,
+    length: int,
+    solver: str | None,
+) -> None:
+    from jielong.solve import api, fcsolve
+
+    given = {name: _result(s, n, name) for s, n, name in answers}
+    monkeypatch.setattr(fcsolve, "available", lambda: True)
+    monkeypatch.setattr(api, "solve", lambda *a, solver="own", **k: given[solver])
+    answer = analyse("freecell", rules_for("freecell").deal(1), 1.0)
+    assert (answer["status"], answer["length"], answer["solver"]) == (status, length, solver)
+    assert len(answer["moves"]) == length
+    assert [s["solver"] for s in answer["solvers"]] == ["own", "fcsolve"]

@@ -13,6 +13,8 @@ import pytest
 from board_driver import expected_board, game_id, open_game, read_board, wait_board
 from conftest import DESKTOP, Server, screenshot
 
+from jielong.rules.registry import rules_for
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,3 +160,31 @@ def test_a_dealt_klondike_game_is_analysed_and_stepped_as_a_copy(
     page.locator("#analysis-step").get_by_text(t("analysis.step", i=1, n=n)).wait_for()
     assert drawn_as_served(page, server, copy)["counters"]["moves"] == 1
     assert server.game(gid)["counters"]["moves"] == 0
+
+
+@pytest.mark.parametrize("device", ["desktop"])
+def test_pysol_import_boards_in_the_dialog(page: Any, server: Server, device: str) -> None:
+    """PySolFC's six import boards: three start the deal they hold, three are
+    refused with the culprit named (here in the page's language)."""
+    open_game(page, "/play/freecell?deal=5")
+    page.locator("#board-tools-open").click()
+    area, error = page.locator("#position-input"), page.locator("#position-error")
+    for name, said in (
+        ("624-with-dup-card.board", "重複的牌：KC（第 2 行）"),
+        ("624-missing-cards.board", "缺少的牌：5H"),
+        ("624-invalid-foundations-line.board", "第 1 行：「zzz」不是回收堆的寫法"),
+    ):
+        area.fill(board(name))
+        page.locator("#position-start").click()
+        error.get_by_text(said).wait_for()
+    for name, deal in (("624.board", 624), ("with-10-for-rank.txt", 24)):
+        before = game_id(page)
+        area.fill(board(name))
+        page.locator("#position-start").click()
+        page.wait_for_function(f"() => !location.search.includes({json.dumps(before)})")
+        dealt = rules_for("freecell").deal(deal)
+        gid = game_id(page)
+        columns = [col["up"] for col in server.game(gid)["position"]["tableau"]]
+        assert columns == [[c.code() for c in col] for col in dealt.tableau]
+        page.locator('#analysis-verdict[data-status="solved"]').wait_for()
+        drawn_as_served(page, server, gid)

@@ -133,6 +133,7 @@ export function attachAnalysis(dialogShown, openDialog) {
     busy = true;
     run.setAttribute("aria-busy", "true");
     verdict.textContent = "";
+    delete verdict.dataset.status;
     const res = await request(call("GET", `/api/games/${encodeURIComponent(game.id)}/analysis`));
     busy = false;
     run.removeAttribute("aria-busy");
