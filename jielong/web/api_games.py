@@ -26,6 +26,7 @@ from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.app import ApiError, JSONResponse
 from jielong.web.daily import DailyDeals
+from jielong.web.growth import CreationLimit
 from jielong.web.hintgate import HintGate, HintRefused
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
 from jielong.web.limits import client_address
@@ -269,6 +270,17 @@ def _new_session(
 def create_game(body: GameCreate, request: Request) -> JSONResponse:
     store = _store(request)
     player: str = request.state.player
+    # before the deal is chosen: a winnable or daily deal may take a solver run
+    limit: CreationLimit = request.app.state.creation_limit
+    wait = limit.wait(player, client_address(request.scope))
+    if wait:
+        raise ApiError(
+            429,
+            "rate_limited",
+            {"seconds": wait},
+            details={"retry_after": wait},
+            headers={"Retry-After": str(wait)},
+        )
     session, existing = _new_session(body, store, player, request)
     if existing is not None:
         return JSONResponse(game_state(existing, request), status_code=200)

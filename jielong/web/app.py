@@ -28,7 +28,7 @@ from starlette.types import Scope
 from jielong.catalogue import today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
-from jielong.web import lifeline, storage
+from jielong.web import growth, lifeline, storage
 from jielong.web.daily import DailyDeals
 from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
@@ -62,6 +62,8 @@ class Settings:
     hint_seconds: float = 2.0
     docs: bool = False
     """Serve FastAPI's interactive docs at /docs (they load scripts from a CDN)."""
+    expire_days: float = 30.0
+    """Unfinished games untouched this long are deleted (0: kept for ever)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -72,6 +74,7 @@ class Settings:
             hint_queue=int(env.get("JIELONG_HINT_QUEUE", "8")),
             hint_seconds=float(env.get("JIELONG_HINT_SECONDS", "2.0")),
             docs=env.get("JIELONG_DOCS") == "1",
+            expire_days=float(env.get("JIELONG_EXPIRE_DAYS", "30")),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -80,6 +83,7 @@ class Settings:
             "JIELONG_HINT_QUEUE": str(self.hint_queue),
             "JIELONG_HINT_SECONDS": str(self.hint_seconds),
             "JIELONG_DOCS": "1" if self.docs else "0",
+            "JIELONG_EXPIRE_DAYS": str(self.expire_days),
         }
         if self.database:
             env["JIELONG_DATABASE"] = self.database
@@ -195,9 +199,11 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         # a Klondike daily deal takes a solver run to choose: do today's now,
         # off the event loop, rather than in the first visitor's request
         warming = loop.run_in_executor(None, _warm_daily_deals, daily)
+        sweeping = growth.start_sweeping(store.engine, settings.expire_days)
         try:
             yield
         finally:
+            await growth.stop_sweeping(sweeping)
             warming.cancel()
             winnable.stop()
             pool.shutdown()
@@ -215,6 +221,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.state.store = store
     app.state.hints = pool
     app.state.hint_gate = HintGate()
+    app.state.creation_limit = growth.CreationLimit()
     app.state.winnable = winnable
     app.state.winnable_deals = WinnableDeals(store.engine)
     app.state.daily_deals = daily

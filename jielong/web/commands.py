@@ -22,6 +22,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         hint_queue=args.hint_queue,
         hint_seconds=args.hint_seconds,
         docs=args.docs,
+        expire_days=args.expire_days,
     )
     # create the schema and the player key once here, not in each worker
     # process at the same time
@@ -109,6 +110,13 @@ def register(subparsers: Any) -> None:
         type=_positive,
         default=2000,
         help="open connections per server process before new ones are closed (default 2000)",
+    )
+    p.add_argument(
+        "--expire-days",
+        type=float,
+        default=30.0,
+        metavar="DAYS",
+        help="delete unfinished games untouched this long; statistics stay (default 30, 0: never)",
     )
     p.add_argument(
         "--docs",
