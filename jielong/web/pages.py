@@ -60,6 +60,29 @@ def _lang_switch(lang: str) -> str:
     return f'<nav class="langs" aria-label="{label}">{"".join(items)}</nav>'
 
 
+def _settings(t: dict[str, Any]) -> str:
+    """The display choices: a button and the small dialog it opens (settings.js)."""
+
+    def choice(kind: str, name: str, value: str, text: str) -> str:
+        return f'<label><input type="{kind}" name="{name}"{value}> {escape(t[text])}</label>'
+
+    themes = "".join(
+        choice("radio", "theme", f' value="{v}"', "settings.theme." + v)
+        for v in ("system", "light", "dark")
+    )
+    title = escape(t["settings.title"])
+    return (
+        '<button type="button" id="settings-button" class="settings-button"'
+        ' aria-haspopup="dialog" aria-expanded="false" aria-controls="settings">'
+        f"{title}</button>"
+        f'<div id="settings" class="settings" role="dialog" aria-label="{title}" hidden>'
+        f"<form><fieldset><legend>{escape(t['settings.theme'])}</legend>{themes}</fieldset>"
+        f"{choice('checkbox', 'fourColour', '', 'settings.fourColour')}"
+        f"{choice('checkbox', 'large', '', 'settings.large')}"
+        f'<button type="button" data-close>{escape(t["action.close"])}</button></form></div>'
+    )
+
+
 JS_DIR = Path(__file__).with_name("static") / "js"
 
 
@@ -78,7 +101,7 @@ def _page(lang: str, title: str, body: str, script: str, boot: dict[str, Any]) -
         "<!doctype html>\n"
         f'<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">'
-        '<meta name="color-scheme" content="light">'
+        '<meta name="color-scheme" content="light dark">'
         f"<title>{escape(title)}</title>"
         '<link rel="icon" href="/static/img/icon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/css/site.css">'
@@ -87,7 +110,7 @@ def _page(lang: str, title: str, body: str, script: str, boot: dict[str, Any]) -
         "</head><body>"
         '<header class="top">'
         f'<a class="home" href="/">{escape(t["site.title"])}</a>'
-        f"{_lang_switch(lang)}</header>"
+        f'<div class="tools">{_lang_switch(lang)}{_settings(t)}</div></header>'
         f"{body}"
         f'<script type="application/json" id="boot">{_script_json(boot)}</script>'
         "</body></html>"

@@ -199,3 +199,43 @@ def test_a_wrong_deal_number_says_why_in_the_players_language(
     home_box.press("Enter")
     page.locator(".panel.problem").wait_for()
     assert message in page.locator(".panel.problem").inner_text()
+
+
+def test_display_choices_are_kept_in_the_browser(page: Any, device: str) -> None:
+    page.emulate_media(color_scheme="dark")
+    open_game(page, "/play/freecell?deal=1")
+    felt = "() => getComputedStyle(document.body).backgroundColor"
+    club = """() => getComputedStyle(document.querySelector('.card[data-card="2C"]')).color"""
+    size = """() => {
+      const card = document.querySelector('.card[data-card="2C"]');
+      const width = card.getBoundingClientRect().width;
+      const units = Number(card.querySelector('.rank').getAttribute('font-size'));
+      return [width, (units * width) / 100];
+    }"""
+    # the system's dark scheme is followed until the player picks one
+    assert page.evaluate(felt) == "rgb(23, 79, 51)"
+    assert page.evaluate(club) == "rgb(26, 26, 26)"
+    width, index = page.evaluate(size)
+    page.locator("#settings-button").click()
+    dialog = page.locator("#settings")
+    dialog.locator('input[name="theme"][value="light"]').check()
+    dialog.locator('input[name="fourColour"]').check()
+    dialog.locator('input[name="large"]').check()
+    page.keyboard.press("Escape")
+    assert dialog.is_hidden()
+    assert page.evaluate(felt) == "rgb(31, 107, 67)"
+    assert page.evaluate(club) == "rgb(27, 122, 54)"
+    page.wait_for_function(f"() => ({size})()[1] > {index} + 0.5")
+    larger, _ = page.evaluate(size)
+    if device == "desktop":
+        assert larger > width + 5
+    screenshot(page, f"looks-display-choices-{device}")
+    # kept: the next page of this browser opens with them
+    page.goto("/")
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "light"
+    assert page.evaluate("() => document.documentElement.className") == "four-colour large-cards"
+    page.locator("#settings-button").click()
+    page.locator('#settings input[name="theme"][value="dark"]').check()
+    assert (
+        page.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(21, 23, 26)"
+    )

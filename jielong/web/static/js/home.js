@@ -1,8 +1,10 @@
 // Home and rules pages: the language switch, and a link back to the game this
 // browser left unfinished.
 import { initLangSwitch } from "./langswitch.js";
+import { initSettings } from "./settings.js";
 
 initLangSwitch();
+initSettings();
 for (const link of document.querySelectorAll("a[data-resume]")) {
   let id = null;
   try {

@@ -8,7 +8,7 @@ export const RATIO = 1.4;
 function widest(columns, width, height, gap, large) {
   let cw = (width - gap * (columns + 1)) / columns;
   // short boards (landscape phones): a card row, a gap and a fanned column must fit
-  cw = Math.min(cw, large ? 150 : 118, (height - 3 * gap) / 3.9 / RATIO);
+  cw = Math.min(cw, large ? 150 : 118, (height - 3 * gap) / (large ? 3.3 : 3.9) / RATIO);
   return Math.max(24, Math.floor(cw));
 }
 

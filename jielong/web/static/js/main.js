@@ -6,9 +6,11 @@ import { installSprite } from "./cardart.js";
 import { load } from "./controller.js";
 import { attachEvents } from "./events.js";
 import { initLangSwitch } from "./langswitch.js";
+import { initSettings } from "./settings.js";
 
 installSprite();
 initLangSwitch();
+initSettings();
 attachEvents();
 attachBoardTools();
 load();

@@ -3,6 +3,7 @@
 import { computeLayout } from "./layout.js";
 import * as P from "./panels.js";
 import { draw } from "./render.js";
+import { largeCards } from "./settings.js";
 import { elapsed, pileOrder, table } from "./state.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -46,7 +47,7 @@ function flush() {
   put("actions", P.actionsHTML(game, view));
   put("hintbar", P.hintbarHTML(game, view));
   put("panel", P.panelHTML(game, view));
-  const layout = computeLayout(game, board.clientWidth, board.clientHeight);
+  const layout = computeLayout(game, board.clientWidth, board.clientHeight, { large: largeCards() });
   draw(board, game, view, layout);
   // for bench/page_speed.py: when the first playable board was drawn
   if (!performance.getEntriesByName("jielong:board").length) performance.mark("jielong:board");
@@ -63,6 +64,9 @@ export function showProblem(message) {
   document.body.classList.add("has-panel");
   hosts.panel.querySelector("button")?.focus();
 }
+
+// a display choice changed (settings.js): redraw with it
+document.addEventListener("jielong:settings", () => schedule());
 
 let toastTimer = 0;
 export function toast(text) {
