@@ -182,6 +182,6 @@ export function attachBoardTools() {
     analysis.refresh();
   }
   opener.addEventListener("click", openDialog);
-  const header = document.querySelector("header.top");
-  header?.insertBefore(opener, header.querySelector(".langs"));
+  const langs = document.querySelector("header.top .langs");
+  langs?.before(opener);
 }
