@@ -190,6 +190,11 @@ class _Queries:
             f"SELECT variant, {', '.join(_STATS_COLUMNS)} FROM player_stats "
             "WHERE player = ? ORDER BY variant"
         )
+        self.recent = sql(
+            """SELECT won_ms, won_moves FROM games
+            WHERE player = ? AND variant = ? AND deal IS NOT NULL
+            ORDER BY created_ms DESC, id DESC LIMIT ?"""
+        )
         self.insert_game = sql(
             f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) "
             f"VALUES ({', '.join('?' for _ in _GAME_COLUMNS)})"
@@ -448,6 +453,19 @@ class Store:
             cur.execute(self._sql.stats, (player,))
             rows = cur.fetchall()
         return {row[0]: dict(zip(_STATS_COLUMNS, row[1:], strict=True)) for row in rows}
+
+    def recent(
+        self, player: str, variants: list[str], limit: int
+    ) -> dict[str, list[tuple[int | None, int | None]]]:
+        """Per variant, the player's latest ``limit`` dealt games (custom
+        positions do not count), oldest first: (won_ms, won_moves), None
+        while not won.  One index range per variant."""
+        out: dict[str, list[tuple[int | None, int | None]]] = {}
+        with self._connections.cursor() as cur:
+            for variant in variants:
+                cur.execute(self._sql.recent, (player, variant, limit))
+                out[variant] = [(row[0], row[1]) for row in reversed(cur.fetchall())]
+        return out
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -464,6 +464,7 @@ def test_statistics_follow_the_player_cookie(tmp_path: Path) -> None:
             "best_moves": None,
             "streak": 0,
             "best_streak": 0,
+            "recent": [],
         }
         assert set(first.json()) == set(VARIANTS)
         assert "set-cookie" not in alice.get("/api/stats").headers  # kept, not renewed
@@ -495,6 +496,13 @@ def test_a_won_numbered_deal_counts_in_the_statistics(tmp_path: Path) -> None:
         assert stats["wins"] == 1 and stats["streak"] == 1
         assert stats["best_moves"] == g["counters"]["moves"]
         assert stats["best_time_ms"] == g["counters"]["elapsed_ms"]
+        assert stats["recent"] == [
+            {"result": "won", "time_ms": stats["best_time_ms"], "moves": stats["best_moves"]}
+        ]
+        new_game(c, variant="freecell", deal=2)
+        new_game(c, variant="freecell", deal=3)
+        results = [r["result"] for r in c.get("/api/stats").json()["freecell"]["recent"]]
+        assert results == ["won", "lost", "playing"]
 
 
 # -- languages, envelope, pages, static files ------------------------------------------

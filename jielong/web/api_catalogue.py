@@ -12,6 +12,7 @@ from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.api_games import parse_date, variant_or_error
 from jielong.web.daily import DailyDeals
+from jielong.web.statsview import player_stats
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
 
@@ -73,7 +74,7 @@ def daily(
 
 @router.get("/stats", summary="The player's statistics per variant")
 async def stats(request: Request) -> dict[str, Any]:
+    """Games, wins, best time and moves, current and best streak, and the
+    latest results (``recent``, oldest first) per variant."""
     store: Store = request.app.state.store
-    found = await run_in_threadpool(store.stats, request.state.player)
-    empty = {"games": 0, "wins": 0, "best_time_ms": None, "best_moves": None}
-    return {v: found.get(v, {**empty, "streak": 0, "best_streak": 0}) for v in VARIANTS}
+    return await run_in_threadpool(player_stats, store, request.state.player)

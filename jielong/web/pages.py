@@ -15,12 +15,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+from starlette.concurrency import run_in_threadpool
 
 from jielong.catalogue import CATALOGUE_SIZE, today_utc
 from jielong.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
 from jielong.web.daily import DailyDeals
 from jielong.web.i18n import LANGUAGES
+from jielong.web.statsview import player_stats, stats_body
 
 router = APIRouter(include_in_schema=False)
 
@@ -53,9 +55,18 @@ def _script_json(data: object) -> str:
 def _lang_switch(lang: str) -> str:
     items = []
     for code in LANGUAGES:
-        name = escape(catalogue(code)["lang.name"])
+        own = catalogue(code)
+        # phones show the short name
+        name = (
+            f'<span class="long">{escape(own["lang.name"])}</span>'
+            f'<span class="short">{escape(own["lang.short"])}</span>'
+        )
         current = ' aria-current="true"' if code == lang else ""
-        items.append(f'<a href="?lang={code}" data-lang="{code}" lang="{code}"{current}>{name}</a>')
+        full = escape(own["lang.name"])
+        items.append(
+            f'<a href="?lang={code}" data-lang="{code}" lang="{code}" aria-label="{full}"'
+            f"{current}>{name}</a>"
+        )
     label = escape(catalogue(lang)["nav.lang"])
     return f'<nav class="langs" aria-label="{label}">{"".join(items)}</nav>'
 
@@ -95,7 +106,9 @@ def _preloads(script: str) -> str:
     return "".join(f'<link rel="modulepreload" href="/static/js/{n}">' for n in names)
 
 
-def _page(lang: str, title: str, body: str, script: str, boot: dict[str, Any]) -> str:
+def _page(
+    lang: str, title: str, body: str, script: str, boot: dict[str, Any], stats: str = "/stats"
+) -> str:
     t = catalogue(lang)
     return (
         "<!doctype html>\n"
@@ -110,7 +123,8 @@ def _page(lang: str, title: str, body: str, script: str, boot: dict[str, Any]) -
         "</head><body>"
         '<header class="top">'
         f'<a class="home" href="/">{escape(t["site.title"])}</a>'
-        f'<div class="tools">{_lang_switch(lang)}{_settings(t)}</div></header>'
+        f'<div class="tools"><a class="stats-link" href="{stats}">{escape(t["nav.stats"])}</a>'
+        f"{_lang_switch(lang)}{_settings(t)}</div></header>"
         f"{body}"
         f'<script type="application/json" id="boot">{_script_json(boot)}</script>'
         "</body></html>"
@@ -220,7 +234,8 @@ def play(request: Request, variant: str) -> HTMLResponse:
         '<div class="panel-host" id="panel"></div>'
         "</main>"
     )
-    return HTMLResponse(_page(lang, t["variant." + v.id], body, "main.js", boot))
+    page = _page(lang, t["variant." + v.id], body, "main.js", boot, stats=f"/stats#{v.id}")
+    return HTMLResponse(page)
 
 
 def _rules_sections(v: Variant, t: dict[str, Any]) -> list[dict[str, Any]]:
@@ -260,3 +275,12 @@ def rules(request: Request, variant: str) -> HTMLResponse:
     )
     parts.append("</main>")
     return HTMLResponse(_page(lang, title, "".join(parts), "home.js", {"lang": lang}))
+
+
+@router.get("/stats", response_class=HTMLResponse)
+async def stats(request: Request) -> HTMLResponse:
+    lang = choose_language(request)
+    t = catalogue(lang)
+    figures = await run_in_threadpool(player_stats, request.app.state.store, request.state.player)
+    body = stats_body(figures, t)
+    return HTMLResponse(_page(lang, t["stats.title"], body, "home.js", {"lang": lang}))

@@ -4,10 +4,12 @@ that never cover the buttons."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 import pytest
-from board_driver import open_game
+from board_driver import card_selector, open_game, source_card, tap, wait_board
 from conftest import Server, screenshot
 from test_board import stuck_klondike
 
@@ -239,3 +241,73 @@ def test_display_choices_are_kept_in_the_browser(page: Any, device: str) -> None
     assert (
         page.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(21, 23, 26)"
     )
+
+
+def test_a_win_cascades_and_the_statistics_show_it(page: Any, server: Server, device: str) -> None:
+    from jielong.rules.registry import rules_for
+    from jielong.solve.api import solve
+
+    result = solve("freecell", rules_for("freecell").deal(1), max_seconds=20)
+    if result.status != "solved":
+        pytest.skip(f"the own solver did not solve deal 1 in time ({result.status})")
+    page.goto("/")
+    cookie = next(c for c in page.context.cookies() if c["name"] == "jl_player")
+
+    def call(path: str, body: object) -> dict[str, Any]:
+        # as the browser's player, so the games are its own
+        req = urllib.request.Request(
+            server.base + path, data=json.dumps(body).encode(), method="POST"
+        )
+        req.add_header("Content-Type", "application/json")
+        req.add_header("Cookie", f"jl_player={cookie['value']}")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            answer: dict[str, Any] = json.loads(r.read())
+            return answer
+
+    game = call("/api/games", {"variant": "freecell", "deal": 1})
+    for move in result.moves[:-1]:
+        body = {"version": game["version"], "type": "move", **move.to_json()}
+        game = call(f"/api/games/{game['id']}/actions", body)
+    last = result.moves[-1]
+    open_game(page, f"/play/freecell?game={game['id']}")
+    assert page.locator("a.stats-link").get_attribute("href") == "/stats#freecell"
+    code = source_card(game, str(last.src), 1)
+    tap(page, device, card_selector(str(last.src), code))
+    cascade = page.locator(".cascade")
+    cascade.wait_for()
+    page.wait_for_function("() => document.querySelectorAll('.cascade .card').length >= 8")
+    screenshot(page, f"looks-win-cascade-{device}")
+    # a tap skips it, and the win panel is there
+    tap(page, device, ".cascade .skip")
+    cascade.wait_for(state="detached")
+    assert page.locator(".panel.win").is_visible()
+
+    # with reduced motion preferred the same win shows no cascade
+    page.emulate_media(reduced_motion="reduce")
+    page.keyboard.press("u")
+    page.locator(".panel.win").wait_for(state="detached")
+    wait_board(page, game["version"] + 2)
+    tap(page, device, card_selector(str(last.src), code))
+    page.locator(".panel.win").wait_for()
+    page.wait_for_timeout(300)
+    assert page.locator(".cascade").count() == 0
+
+    # the statistics page: the win, its time and moves, and the latest results
+    won = server.game(game["id"])
+    call("/api/games", {"variant": "freecell", "deal": 2})
+    page.goto("/stats#freecell")
+    section = page.locator('section[data-variant="freecell"]')
+    figure = lambda name: section.locator(f'[data-figure="{name}"] dd').inner_text()  # noqa: E731
+    assert figure("played") == "2" and figure("won") == "1" and figure("rate") == "50%"
+    assert figure("streak") == "1" and figure("bestStreak") == "1"
+    assert figure("fewestMoves") == str(won["counters"]["moves"])
+    seconds = won["counters"]["elapsed_ms"] // 1000
+    assert figure("bestTime") == f"{seconds // 60}:{seconds % 60:02}"
+    assert section.locator(".chart rect.won").count() == 1
+    assert section.locator(".chart rect.playing").count() == 1
+    other = page.locator('section[data-variant="kongdang"]')
+    assert other.locator('[data-figure="played"] dd').inner_text() == "0"
+    screenshot(page, f"looks-statistics-{device}")
+    # and the home page leads there
+    page.goto("/")
+    assert page.locator("a.stats-link").get_attribute("href") == "/stats"

@@ -8,6 +8,7 @@ import { RunOverlay } from "./overlay.js";
 import { $, board, panelShown, schedule, showProblem, toast } from "./paint.js";
 import { ghost, motionAllowed } from "./render.js";
 import * as S from "./state.js";
+import { celebrate, skipCelebration } from "./winfx.js";
 import { attachWinnableSwitch, newDealBody } from "./winnable.js";
 
 const { table } = S;
@@ -29,6 +30,9 @@ export function adopt(state, animate = true) {
   const changed = !old || old.id !== state.id || old.version !== state.version;
   table.game = state;
   table.receivedAt = performance.now();
+  // the move that wins sets the cards cascading, once the board shows it
+  if (old && old.id === state.id && !old.flags.won && state.flags.won) setTimeout(() => celebrate(board, state), 60);
+  else if (changed) skipCelebration();
   if (changed) {
     view.selection = null;
     view.dests = [];
