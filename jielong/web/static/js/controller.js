@@ -7,6 +7,7 @@ import { snapBack } from "./input.js";
 import { RunOverlay } from "./overlay.js";
 import { $, board, panelShown, schedule, showProblem, toast } from "./paint.js";
 import { ghost, motionAllowed } from "./render.js";
+import { dealValue } from "./dealbox.js";
 import * as S from "./state.js";
 import { celebrate, skipCelebration } from "./winfx.js";
 import { attachWinnableSwitch, newDealBody } from "./winnable.js";
@@ -122,7 +123,7 @@ export async function load() {
     return newGame({});
   }
   // the number goes as typed: the server checks it and says what is wrong
-  if (params.has("deal")) return newGame({ deal: params.get("deal") });
+  if (params.has("deal")) return newGame({ deal: dealValue(params.get("deal")) });
   if (params.get("daily")) return newGame({ daily: true });
   // a shared link: the position it carries starts a new game (never counted)
   if (params.get("position")) return newGame({ position: params.get("position") });

@@ -3,11 +3,18 @@
 import { api } from "./api.js";
 import { t, variant } from "./i18n.js";
 
+// A deal number as typed: plain digits go as a number, anything else as the
+// text itself, for the server to say what is wrong with it.
+export function dealValue(text) {
+  const typed = String(text ?? "").trim();
+  return /^[0-9]{1,15}$/.test(typed) ? Number(typed) : typed;
+}
+
 export function attachDealBox(host, h) {
   host.addEventListener("submit", (e) => {
     e.preventDefault();
     // sent as typed: the server's answer names the range when it is wrong
-    h.open(String(new FormData(e.target).get("deal") ?? "").trim());
+    h.open(dealValue(new FormData(e.target).get("deal")));
   });
 
   // checked a moment after typing stops
