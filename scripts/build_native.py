@@ -26,7 +26,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "jielong" / "solve"
-PARTS = ("klondike_state", "klondike_relax", "klondike_search", "klondike_hint")
+PARTS = (
+    "klondike_state",
+    "klondike_relax",
+    "klondike_search",
+    "klondike_sample",
+    "klondike_hint",
+)
 """As ``jielong.solve.klondike.PARTS`` (not imported: the build needs no
 package import)."""
 PREFIX = "_native_"

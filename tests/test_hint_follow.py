@@ -11,8 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jielong.catalogue import is_unsolvable
+from jielong.rules.registry import rules_for
 from jielong.session import Session
 from jielong.solve import fcsolve, hints
+from jielong.solve import klondike_sample as sample
+from jielong.solve.klondike_state import from_position
 from jielong.solve.result import Hint
 from jielong.testing.follower import follow, local_hint
 
@@ -85,3 +88,34 @@ def test_known_lost_deals_say_so_at_once() -> None:
         session = Session(variant, deal=11982)
         hint = hints.compute_hint(variant, session.position, deadline_seconds=0.0, known_lost=True)
         assert hint == Hint("unsolvable", source="catalogue", win_chance=0.0)
+
+
+@pytest.mark.parametrize("variant", ["klondike-3", "klondike-1"])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=st.integers(1, 10**9))
+def test_klondike_hint_followers_never_circle(variant: str, deal: int) -> None:
+    game = follow(variant, deal, local_hint(0.3), max_hints=120)
+    assert game.most_seen <= 2
+    for kind, _wall, _cpu, samples in game.hints:
+        # a sampled choice says on how many deals; the others are exact or proofs
+        assert (samples > 0) == (kind == "likely") or kind == "heuristic"
+
+
+def test_sampled_deals_agree_with_what_the_player_sees() -> None:
+    rules = rules_for("klondike-3")
+    pos = rules.deal(5)
+    vis, stock_known = sample.visible_state(pos)
+    assert not stock_known
+    cards = sample.unknown_cards(vis)
+    assert len(cards) == 21 + 24
+    # the true cards in their places give back the true deal
+    true = from_position(pos)
+    order = [c for pile, h in zip(true[0], true[1], strict=True) for c in pile[:h]]
+    order += list(true[3][true[4] :])
+    assert sorted(order) == cards
+    assert sample.deal_unknown(vis, order) == true
+    # every legal move's code is the code of the action that plays it
+    for move in rules.legal_moves(pos):
+        code = sample.move_code(pos, move)
+        after = sample.play_code(true, code, rules.draw)
+        assert after[:4] == from_position(rules.play(pos, move))[:4] or code == sample.STOCK_CLICK

@@ -102,7 +102,13 @@ def test_hint_agrees_with_every_move_sequence(pos: KlondikePosition, draw: int) 
     if h.kind == "no_progress":
         assert shortest is None and stock is None
         return
-    assert h.kind == "solver"
+    if h.kind == "likely":
+        # the move that won the most deals of the unseen cards
+        assert h.line == (h.move,) and h.samples > 0
+        assert h.win_chance is not None and 0 < h.win_chance <= 1
+        return
+    # no deal of the unseen cards was won: the shortest line to progress
+    assert h.kind == "heuristic" and h.samples > 0 and h.win_chance == 0
     end = replay(r, pos, h.line)
     if shortest is not None:
         assert len(h.line) <= shortest
@@ -132,12 +138,13 @@ def test_no_progress_on_a_dead_end() -> None:
     pos = r.from_text(text)
     assert len(r.legal_moves(pos)) >= 2
     assert brute_force_progress(r, pos) == (None, None)
-    assert K.hint(r, pos, max_seconds=10) == Hint("no_progress", source="own")
+    assert K.hint(r, pos, max_seconds=10) == Hint("no_progress", source="own", win_chance=0.0)
     # with the jack on the waste, the ten goes home: progress in one move
     freed = r.from_text(text.replace("QC JS QS TD | JD", "QC JS QS | TD") + "Waste: JD\n")
     h = K.hint(r, freed, max_seconds=10)
-    assert h.kind == "solver" and h.move in r.legal_moves(freed) and len(h.line) == 1
-    assert h.move.dst.kind == "foundation"
+    # face-down cards remain: the move that wins the most deals of them
+    assert h.kind == "likely" and h.move in r.legal_moves(freed) and h.line == (h.move,)
+    assert h.move.dst.kind == "foundation" and h.win_chance is not None and h.win_chance > 0
 
 
 def _unknown_cards(pos: KlondikePosition) -> list[Card]:
@@ -157,7 +164,7 @@ def _with_unknown(pos: KlondikePosition, cards: list[Card]) -> KlondikePosition:
     return replace(pos, tableau=piles, stock=stock)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     number=st.integers(1, 100_000),
     steps=st.integers(0, 200),

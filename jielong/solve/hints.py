@@ -22,7 +22,6 @@ a process-pool worker and drop the answer when the player moves first.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from typing import Any
 
 from jielong.rules.core import Move, Rules
@@ -258,8 +257,8 @@ def circle_key(family: str, position: Any) -> Any:
     """What must not come back for a hint follower not to go round in a
     circle: the position, and in Klondike without its recycle count past the
     first (a recycle that plays nothing brings the same cards back)."""
-    if family == "klondike" and position.recycles > 1:
-        return replace(position, recycles=1)
+    if family == "klondike":
+        return klondike.circle_key(position)
     return position
 
 
@@ -292,4 +291,4 @@ def compute_hint(
         assert isinstance(rules, FreeCell)
         return freecell_hint(rules, position, deadline_seconds, seen=keys)
     assert isinstance(rules, Klondike)
-    return klondike.hint(rules, position, max_seconds=deadline_seconds)
+    return klondike.hint(rules, position, max_seconds=deadline_seconds, avoid=keys)

@@ -141,7 +141,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from jielong.solve.klondike_hint import heuristic_move, hint, visible_state
+from jielong.solve.klondike_hint import circle_key, heuristic_move, hint
+from jielong.solve.klondike_sample import visible_state
 from jielong.solve.klondike_search import find_win, solve
 from jielong.solve.klondike_state import UNKNOWN, Action, State, from_position, replay_actions
 
@@ -149,6 +150,7 @@ __all__ = [
     "UNKNOWN",
     "Action",
     "State",
+    "circle_key",
     "find_win",
     "from_position",
     "heuristic_move",
@@ -158,7 +160,13 @@ __all__ = [
     "visible_state",
 ]
 
-PARTS = ("klondike_state", "klondike_relax", "klondike_search", "klondike_hint")
+PARTS = (
+    "klondike_state",
+    "klondike_relax",
+    "klondike_search",
+    "klondike_sample",
+    "klondike_hint",
+)
 """The modules of the solver and the hint, compiled together."""
 
 ENTRY_POINTS = {"solve": "klondike_search", "find_win": "klondike_search", "hint": "klondike_hint"}

@@ -1,40 +1,42 @@
 """The Klondike hint over what the player knows (see "Hint search" in the
-notes of :mod:`jielong.solve.klondike`)."""
+notes of :mod:`jielong.solve.klondike`): a solver's line when every card is
+known, else the move that wins the most deals of the unseen cards
+(:mod:`jielong.solve.klondike_sample`), else the shortest line to progress."""
 
 from __future__ import annotations
 
 import heapq
 import time
+from dataclasses import replace
 
-from jielong.rules.core import STOCK, Move
+from jielong.rules.core import Move
 from jielong.rules.klondike import Klondike, KlondikePosition
+from jielong.solve.klondike_sample import best_move, priority, visible_state, weigh
 from jielong.solve.klondike_search import solve
 from jielong.solve.klondike_state import (
-    BYTE,
-    UNKNOWN,
     Action,
     State,
     apply,
-    from_position,
     generate,
     reach,
     replay_actions,
     state_key,
 )
-from jielong.solve.result import Hint, HintKind, SolverBug
+from jielong.solve.result import Hint, SolverBug
 
-# -- the hint -------------------------------------------------------------------
+SOLVE_SHARE = 0.7
+"""Part of the time the full solver gets when every card is known."""
+SAMPLE_SHARE = 0.85
+"""Part of the time the sampling may take at most."""
 
 
-def visible_state(position: KlondikePosition) -> tuple[State, bool]:
-    """The internal state with every card the player cannot know replaced by
-    :data:`UNKNOWN`, and whether the stock is known."""
-    piles, hidden, found, talon, p = from_position(position)
-    masked = tuple(BYTE[UNKNOWN] * h + pile[h:] for pile, h in zip(piles, hidden, strict=True))
-    stock_known = position.stock_all_seen()
-    if not stock_known:
-        talon = talon[:p] + BYTE[UNKNOWN] * (len(talon) - p)
-    return (masked, hidden, found, talon, p), stock_known
+def circle_key(position: KlondikePosition) -> KlondikePosition:
+    """The position without its recycle count past the first: a recycle
+    that plays nothing brings the same cards back, and a hint follower who
+    comes back to it goes round in a circle."""
+    if position.recycles > 1:
+        return replace(position, recycles=1)
+    return position
 
 
 def _progress_search(
@@ -84,55 +86,61 @@ def _progress_search(
     return "none", []
 
 
-def heuristic_move(rules: Klondike, position: KlondikePosition) -> Move | None:
-    """A plausible move from what is visible: a foundation move, a move that
-    turns a card over, a waste move, a draw, in that order."""
-    legal = rules.legal_moves(position)
+def heuristic_move(
+    rules: Klondike, position: KlondikePosition, among: list[Move] | None = None
+) -> Move | None:
+    """A plausible move from what is visible (of ``among``, by default every
+    legal move), in the order of :func:`~jielong.solve.klondike_sample.priority`."""
+    legal = rules.legal_moves(position) if among is None else among
     if not legal:
         return None
-
-    def score(m: Move) -> int:
-        if m.dst.kind == "foundation":
-            return 0
-        if m.src.kind == "tableau":
-            i = m.src.index
-            left = len(position.tableau[i]) - m.count
-            if left and left == position.hidden[i]:
-                return 1
-            if not left and m.dst.kind == "tableau" and position.tableau[m.dst.index]:
-                return 4
-            return 6
-        if m.src.kind == "waste" and m.dst.kind == "tableau":
-            return 2
-        if STOCK in (m.src, m.dst):
-            return 3
-        return 7
-
-    return min(legal, key=score)
+    return min(legal, key=lambda m: priority(position, m))
 
 
-def hint(rules: Klondike, position: KlondikePosition, *, max_seconds: float) -> Hint:
-    """A hint that uses only what the player can know (see the module notes)."""
+def hint(
+    rules: Klondike,
+    position: KlondikePosition,
+    *,
+    max_seconds: float,
+    avoid: frozenset[KlondikePosition] = frozenset(),
+) -> Hint:
+    """A hint that uses only what the player can know (see the module notes);
+    its move leads to no position of ``avoid`` (:func:`circle_key`\\ s of the
+    positions the game has been in) unless every move does."""
     start = time.perf_counter()
     legal = rules.legal_moves(position)
     if not legal or rules.is_won(position):
         return Hint("none")
     if position.all_revealed() and position.stock_all_seen():
-        res = solve(rules, position, max_seconds=max_seconds * 0.7)
+        res = solve(rules, position, max_seconds=max_seconds * SOLVE_SHARE)
         if res.status == "solved" and res.moves:
             return Hint("solver", res.moves[0], res.moves, source="own", win_chance=1.0)
         if res.status == "unsolvable":
             return Hint("unsolvable", source="own", win_chance=0.0)
+    fresh = [m for m in legal if circle_key(rules.play(position, m)) not in avoid]
+    # in the order that settles ties between moves that win as many deals
+    candidates = sorted(fresh or legal, key=lambda m: priority(position, m))
+    samples = 0
+    chance = None
+    if not (position.all_revealed() and position.stock_all_seen()):
+        weighing = weigh(rules, position, candidates, deadline=start + max_seconds * SAMPLE_SHARE)
+        samples = len(weighing.roots)
+        chance = weighing.won_share() if samples else None
+        best = best_move(weighing)
+        if best is not None:
+            move = candidates[best]
+            return Hint("likely", move, (move,), "sampling", win_chance=chance, samples=samples)
     st, stock_known = visible_state(position)
-    deadline = start + max_seconds
-    verdict, line = _progress_search(st, rules.draw, stock_known, deadline)
+    verdict, line = _progress_search(st, rules.draw, stock_known, start + max_seconds)
     if verdict == "none":
-        return Hint("no_progress", source="own")
+        return Hint("no_progress", source="own", win_chance=0.0)
     if line:
         moves, _ = replay_actions(rules, position, st, line)
-        if moves and moves[0] in legal:
-            kind: HintKind = "heuristic" if verdict == "timeout" else "solver"
-            return Hint(kind, moves[0], tuple(moves), source="own")
-        raise SolverBug("hint line does not start with a legal move")
-    m = heuristic_move(rules, position)
-    return Hint("heuristic", m, (m,) if m else (), source="heuristic")
+        if not moves or moves[0] not in legal:
+            raise SolverBug("hint line does not start with a legal move")
+        if moves[0] in candidates:
+            return Hint(
+                "heuristic", moves[0], tuple(moves), "own", win_chance=chance, samples=samples
+            )
+    m = heuristic_move(rules, position, candidates)
+    return Hint("heuristic", m, (m,) if m else (), "heuristic", win_chance=chance, samples=samples)

@@ -66,6 +66,17 @@ function exits(list, game = null) {
   return `<div class="exits">${list.map((a) => button(a, t(EXIT_LABELS[a]), off(a))).join("")}</div>`;
 }
 
+// How sure the hint is, and the chance to win from here: exact only with a
+// solver's line through known cards, else estimated from deals of the unseen cards.
+function oddsHTML(h) {
+  const parts = [];
+  if (["solver", "likely", "heuristic"].includes(h.kind)) parts.push(t(`hint.kind.${h.kind}`));
+  if (typeof h.win_chance === "number" && h.samples > 0) {
+    parts.push(t("hint.chance", { p: Math.round(h.win_chance * 100), n: h.samples }));
+  }
+  return parts.length ? ` <span class="odds">${parts.join(" · ")}</span>` : "";
+}
+
 export function hintbarHTML(game, view) {
   const h = view.hint;
   if (view.hintPending) return `<div class="bar thinking"><span class="spinner" aria-hidden="true"></span>${t("hint.thinking")}</div>`;
@@ -81,7 +92,7 @@ export function hintbarHTML(game, view) {
     const what = first && n > 1 ? t("overlay.run", { card: first, n }) : first;
     const text = t("hint.move", { from: pileName(h.move.from) + (what ? ` ${what}` : ""), to: pileName(h.move.to) });
     const again = variant.hintPlaysOnSecondClick ? ` <span class="again">${t("hint.again")}</span>` : "";
-    return `<div class="bar info"><span>${text}${again}</span></div>`;
+    return `<div class="bar info"><span>${text}${again}</span>${oddsHTML(h)}</div>`;
   }
   return "";
 }

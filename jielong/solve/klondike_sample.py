@@ -1,0 +1,279 @@
+"""The Klondike hint that weighs the unseen cards: hindsight optimisation.
+
+The cards the player cannot know (face-down tableau cards, and the stock
+until it has all been turned once) are dealt at random, consistently with
+everything visible, many times.  Each such deal is solved with every card
+known (the relaxation's proof of loss, then the narrow win-seeking search
+on a small node budget).  A legal move scores the deals it wins: one that
+the solver's line starts with wins its deal; a deal lost by proof is lost by
+every move; for the other moves, the deal is solved again after the move, but
+only while that move could still overtake the leader (branch and bound), so
+most deals are solved once.  The best move is played; the share of deals
+won is the estimated chance to win.
+
+Everything depends only on what the player can see: the unknown cards are
+taken in a fixed order before shuffling, and the random stream is seeded
+from the visible position, so a hint is reproducible and permuting the unseen
+cards changes nothing.  Work is counted in nodes, not seconds; the clock only
+cuts a search short on a machine far slower than expected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from dataclasses import dataclass
+
+from jielong.rules.core import Move
+from jielong.rules.klondike import Klondike, KlondikePosition
+from jielong.solve.klondike_relax import hopeless
+from jielong.solve.klondike_search import Budget, best_first
+from jielong.solve.klondike_state import (
+    BYTE,
+    FOUNDATION,
+    UNKNOWN,
+    Action,
+    State,
+    apply,
+    from_position,
+    state_key,
+)
+
+SAMPLES = 30
+"""Deals of the unseen cards at most."""
+FIRST_SAMPLES = 8
+"""Deals always solved before the sequential stop may end the sampling."""
+NODES = 2_000
+"""The node budget of each solve."""
+
+WON = 1
+LOST = 0  # a proof: the relaxation shows a card can never go home
+OPEN = -1  # the budget ran out
+
+STOCK_CLICK: tuple[int, ...] = (3,)
+"""The code of a draw or recycle (see :func:`move_code`)."""
+
+
+def priority(position: KlondikePosition, move: Move) -> int:
+    """How natural a move looks, lower first: a card home, a card turned
+    over, a waste card played, a stock click, a king to an empty pile, other
+    tableau moves, a foundation card back down.  Among moves that win as
+    many deals, the first in this order is hinted (a solver's line may start
+    with any move that keeps the win, such as a card shuffled between piles)."""
+    if move.dst.kind == "foundation":
+        return 0
+    if move.src.kind == "tableau":
+        i = move.src.index
+        left = len(position.tableau[i]) - move.count
+        if left and left == position.hidden[i]:
+            return 1
+        if not left and move.dst.kind == "tableau" and position.tableau[move.dst.index]:
+            return 4
+        return 6
+    if move.src.kind == "waste" and move.dst.kind == "tableau":
+        return 2
+    if "stock" in (move.src.kind, move.dst.kind):
+        return 3
+    return 7
+
+
+def move_code(position: KlondikePosition, move: Move) -> tuple[int, ...]:
+    """A rule move as the code :func:`action_code` gives the action that
+    starts with it: ``(0, dst)`` the waste top, ``(1, pile, count, dst)``,
+    ``(2, suit, dst)`` a foundation card back down, ``(3,)`` a stock click;
+    ``dst`` is a pile or :data:`FOUNDATION`."""
+    dst = FOUNDATION if move.dst.kind == "foundation" else move.dst.index
+    if "stock" in (move.src.kind, move.dst.kind):
+        return STOCK_CLICK
+    if move.src.kind == "waste":
+        return (0, dst)
+    if move.src.kind == "tableau":
+        return (1, move.src.index, move.count, dst)
+    top = position.foundations[move.src.index]
+    assert top is not None
+    return (2, int(top) & 3, dst)
+
+
+def action_code(st: State, act: Action) -> tuple[int, ...]:
+    """The code of the rule move an internal action starts with."""
+    kind = act[0]
+    if kind == 0:
+        return (0, act[2]) if act[1] == st[4] else STOCK_CLICK
+    if kind in (1, 4):
+        return (1, act[1], len(st[0][act[1]]) - act[2], act[3])
+    if kind == 2:
+        return (2, act[1], act[2])
+    return STOCK_CLICK
+
+
+def play_code(st: State, code: tuple[int, ...], draw: int) -> State:
+    """The state after the rule move of ``code``."""
+    piles, hidden, found, talon, p = st
+    if code[0] == 3:
+        return piles, hidden, found, talon, 0 if p == len(talon) else min(p + draw, len(talon))
+    if code[0] == 0:
+        return apply(st, (0, p, code[1]))
+    if code[0] == 1:
+        return apply(st, (1, code[1], len(piles[code[1]]) - code[2], code[3]))
+    return apply(st, (2, code[1], code[2]))
+
+
+def verdict(st: State, draw: int, nodes: int) -> tuple[int, tuple[int, ...] | None, int]:
+    """A deal with every card known: (``WON`` and the code of the line's
+    first move, or ``LOST`` or ``OPEN`` and ``None``, nodes spent)."""
+    if hopeless(st, draw):
+        return LOST, None, 0
+    budget = Budget(nodes, None)
+    for found in best_first(st, draw, budget, True):
+        if isinstance(found, list):
+            return WON, action_code(st, found[0]) if found else None, budget.nodes
+        if found is not True:
+            break
+    return OPEN, None, budget.nodes
+
+
+def unknown_cards(vis: State) -> list[int]:
+    """The cards the player cannot see, in order: every card not face up on
+    the tableau, not seen in the talon and not on a foundation."""
+    piles, _hidden, found, talon, _p = vis
+    known = bytearray(53)
+    for pile in piles:
+        for c in pile:
+            known[c] = 1
+    for c in talon:
+        known[c] = 1
+    for s in range(4):
+        for r in range(found[s]):
+            known[r * 4 + s] = 1
+    return [c for c in range(52) if not known[c]]
+
+
+def deal_unknown(vis: State, cards: list[int]) -> State:
+    """``vis`` with its placeholders replaced by ``cards`` in turn: the
+    piles' face-down cards first, then the talon's unseen part."""
+    piles, hidden, found, talon, p = vis
+    at = 0
+    out: list[bytes] = []
+    for pile, h in zip(piles, hidden, strict=True):
+        out.append(bytes(cards[at : at + h]) + pile[h:])
+        at += h
+    if UNKNOWN in talon:
+        unseen = len(talon) - p
+        talon = talon[:p] + bytes(cards[at : at + unseen])
+    return tuple(out), hidden, found, talon, p
+
+
+def visible_state(position: KlondikePosition) -> tuple[State, bool]:
+    """The internal state with every card the player cannot know replaced by
+    :data:`UNKNOWN`, and whether the stock is known."""
+    piles, hidden, found, talon, p = from_position(position)
+    masked = tuple(BYTE[UNKNOWN] * h + pile[h:] for pile, h in zip(piles, hidden, strict=True))
+    stock_known = position.stock_all_seen()
+    if not stock_known:
+        talon = talon[:p] + BYTE[UNKNOWN] * (len(talon) - p)
+    return (masked, hidden, found, talon, p), stock_known
+
+
+def seed_of(vis: State, draw: int) -> int:
+    """The random stream's seed: a digest of the visible position."""
+    found = bytes(vis[2])
+    digest = hashlib.sha256(state_key(vis, draw, True) + b"\xfe" + found + BYTE[draw])
+    return int.from_bytes(digest.digest()[:8], "big")
+
+
+@dataclass
+class Weighing:
+    """What the sampling found: per candidate move, deals won and deals still
+    to solve after it; the deals' root verdicts."""
+
+    wins: list[int]
+    todo: list[list[int]]
+    roots: list[int]
+    nodes: int = 0
+    solves: int = 0
+    open_solves: int = 0
+
+    def won_share(self) -> float:
+        return sum(1 for r in self.roots if r == WON) / len(self.roots) if self.roots else 0.0
+
+
+def weigh(
+    rules: Klondike,
+    position: KlondikePosition,
+    candidates: list[Move],
+    *,
+    deadline: float,
+    samples: int = SAMPLES,
+    nodes: int = NODES,
+) -> Weighing:
+    """Deal the unseen cards ``samples`` times at most and score each of
+    ``candidates`` by the deals it wins (see the module notes)."""
+    draw = rules.draw
+    vis, _ = visible_state(position)
+    rng = random.Random(seed_of(vis, draw))
+    cards = unknown_cards(vis)
+    codes = [move_code(position, m) for m in candidates]
+    index = {c: i for i, c in enumerate(codes)}
+    w = Weighing([0] * len(codes), [[] for _ in codes], [])
+    deals: list[State] = []
+    for k in range(samples):
+        if time.perf_counter() > deadline:
+            break
+        if k >= FIRST_SAMPLES and _settled(w, samples - k):
+            break
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        st = deal_unknown(vis, shuffled)
+        deals.append(st)
+        status, first, spent = verdict(st, draw, nodes)
+        w.nodes += spent
+        w.solves += 1
+        w.open_solves += status == OPEN
+        w.roots.append(status)
+        if status != WON:
+            continue  # lost by proof, or out of budget: counted lost for every move
+        at = index.get(first) if first is not None else None
+        for i in range(len(codes)):
+            if i == at:
+                w.wins[i] += 1
+            else:
+                w.todo[i].append(k)
+    # branch and bound: solve after a move only while it could still lead;
+    # a tie goes to the earlier candidate
+    while time.perf_counter() <= deadline:
+        lead = max(range(len(codes)), key=lambda i: (w.wins[i], -i))
+        rivals = [
+            i
+            for i in range(len(codes))
+            if w.todo[i] and (w.wins[i] + len(w.todo[i]), -i) > (w.wins[lead], -lead)
+        ]
+        if not rivals:
+            break
+        best = max(rivals, key=lambda i: (w.wins[i] + len(w.todo[i]), -i))
+        k = w.todo[best].pop()
+        child = play_code(deals[k], codes[best], draw)
+        status, _first, spent = verdict(child, draw, nodes)
+        w.nodes += spent
+        w.solves += 1
+        w.open_solves += status == OPEN
+        if status == WON:
+            w.wins[best] += 1
+    return w
+
+
+def _settled(w: Weighing, left: int) -> bool:
+    """The sequential stop: every deal so far is lost, or every one is won
+    by the same first move with no other move having won any (further deals
+    would have to reverse a unanimous verdict)."""
+    if all(r != WON for r in w.roots):
+        return True
+    won = sum(1 for r in w.roots if r == WON)
+    return max(w.wins) == won == len(w.roots) and left > 0
+
+
+def best_move(w: Weighing) -> int | None:
+    """The candidate that won the most deals (the first on a tie), or
+    ``None`` when none won any."""
+    top = max(w.wins, default=0)
+    return w.wins.index(top) if top > 0 else None
