@@ -6,15 +6,18 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
+from jielong import cli_serve, cli_solve, doctor
 from jielong.cards import format_cards
 from jielong.catalogue import check_deal_number
+from jielong.notation import format_move, parse_move
 from jielong.optional import MissingExtra
 from jielong.rules.core import IllegalMoveError, InvalidMoveError, play_checked
 from jielong.rules.registry import rules_for
 from jielong.rules.variants import VARIANTS, get_variant
 from jielong.shuffles import DealError, klondike_deal
+from jielong.textboard import draw, position_text
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -31,8 +34,6 @@ def klondike_layout(number: int) -> str:
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    from jielong.textboard import position_text
-
     variant = get_variant(args.variant)
     check_deal_number(variant.id, args.number)
     rules = rules_for(variant.id)
@@ -57,9 +58,6 @@ Commands: u undo, r restart, m list legal moves, h help, q quit
 
 
 def play_loop(variant_id: str, number: int, inp: TextIO, out: TextIO) -> int:
-    from jielong.notation import format_move, parse_move
-    from jielong.textboard import draw
-
     variant = get_variant(variant_id)
     rules = rules_for(variant_id)
     history = [rules.deal(number)]
@@ -129,25 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=int)
     p.set_defaults(func=cmd_play)
 
-    for register in _extensions():
-        register(sub)
+    # subcommands that live beside the code they drive
+    cli_solve.register(sub)
+    cli_serve.register(sub)
+    doctor.register(sub)
     return parser
-
-
-def _extensions() -> list[Callable[[Any], None]]:
-    """Subcommands that live beside the code they drive."""
-    from importlib import import_module
-
-    found = []
-    for name in ("jielong.solve.commands", "jielong.web.commands", "jielong.doctor"):
-        try:
-            module = import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name is None or not name.startswith(e.name):
-                raise
-            continue
-        found.append(module.register)
-    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,12 +16,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 
-def upgrade(engine: Engine) -> None:
+def upgrade(engine: Engine, game_steps: sa.Table, player_stats: sa.Table) -> None:
+    """Upgrade the database of ``engine`` in place, filling the store's
+    ``game_steps`` and ``player_stats`` tables (given by the store, which
+    imports this module)."""
     columns = {c["name"] for c in sa.inspect(engine).get_columns("games")}
     if "steps" not in columns:
         return
-    from jielong.store import game_steps, player_stats
-
     try:
         with engine.begin() as conn:
             conn.exec_driver_sql("ALTER TABLE games ADD COLUMN depth INTEGER NOT NULL DEFAULT 0")

@@ -29,6 +29,8 @@ from typing import Any
 from jielong.optional import require
 from jielong.rules.registry import rules_for
 from jielong.rules.variants import get_variant
+from jielong.solve import api, fcsolve
+from jielong.solve import freecell as own
 
 Line = tuple[int, str, int, int, float, str]
 
@@ -59,9 +61,6 @@ class SurveySummary:
 def _prove(variant_id: str, position: Any, budget: Budget) -> tuple[str, int, int, str]:
     """An exhaustive verdict: Freecell Solver's ``cn`` where installed, else the
     own depth-first proof.  (status, solution length or 0, nodes, prover)."""
-    from jielong.solve import fcsolve
-    from jielong.solve import freecell as own
-
     if fcsolve.available():
         status, length, nodes, _ = fcsolve.verdict(
             position, max_nodes=None, max_seconds=budget.max_seconds, proof=True
@@ -76,15 +75,11 @@ def solve_deal(
     variant_id: str, number: int, solver: str, budget: Budget, proofs: bool = False
 ) -> Line:
     """Solve one deal from its start; the survey's unit of work."""
-    from jielong.solve import api
-
     start = time.process_time()
     rules = rules_for(variant_id)
     position = rules.deal(number)
     family = get_variant(variant_id).family
     if family == "freecell" and solver == "fcsolve":
-        from jielong.solve import fcsolve
-
         # the survey needs only verdicts: skip translating every line
         status, length, nodes, _ = fcsolve.verdict(
             position, max_nodes=budget.max_nodes, max_seconds=budget.max_seconds, proof=False

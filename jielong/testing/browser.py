@@ -9,7 +9,7 @@ from types import TracebackType
 from typing import Any
 
 from jielong.testing.processes import free_port
-from jielong.web.app import Settings
+from jielong.web.app import Settings, create_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = (
@@ -37,8 +37,6 @@ class AppThread:
 
     def __init__(self, settings: Settings, *, timeout: float = 30.0) -> None:
         import uvicorn
-
-        from jielong.web.app import create_app
 
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"

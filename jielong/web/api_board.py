@@ -15,7 +15,7 @@ from jielong.rules.variants import get_variant
 from jielong.solve.result import SolveResult
 from jielong.textboard import position_text
 from jielong.web.api_games import _load, _store
-from jielong.web.app import ApiError
+from jielong.web.errors import ApiError
 from jielong.web.hintpool import HintBusy, HintPool, HintUnavailable
 
 router = APIRouter(prefix="/api", tags=["games"])

@@ -10,8 +10,8 @@ from starlette.concurrency import run_in_threadpool
 from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
-from jielong.web.api_games import parse_date, variant_or_error
 from jielong.web.daily import DailyDeals
+from jielong.web.errors import parse_date, variant_or_error
 from jielong.web.statsview import player_stats
 
 router = APIRouter(prefix="/api", tags=["catalogue"])

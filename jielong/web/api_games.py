@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from typing import Annotated, Any, Literal
 
@@ -13,29 +12,26 @@ from starlette.concurrency import run_in_threadpool
 from jielong.catalogue import (
     CATALOGUE_SIZE,
     DealId,
-    check_deal_number,
-    deal_limit,
     is_unsolvable,
     random_deal,
-    today_utc,
 )
 from jielong.rules.core import InvalidMoveError, Move, Pile, PositionParseError
-from jielong.rules.variants import VARIANTS, get_variant
+from jielong.rules.variants import get_variant
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
-from jielong.web.app import ApiError, JSONResponse
 from jielong.web.daily import DailyDeals
+from jielong.web.errors import ApiError, check_variant, deal_number, parse_date
 from jielong.web.growth import CreationLimit
 from jielong.web.hintgate import HintGate, HintRefused
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
 from jielong.web.limits import client_address
+from jielong.web.responses import JSONResponse
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
 router = APIRouter(prefix="/api", tags=["games"])
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 MAX_VERSION = 2**31 - 1
 
 Version = Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
@@ -92,44 +88,6 @@ class ClockReport(BaseModel):
 
 class HintRequest(BaseModel):
     version: Version
-
-
-def parse_date(text: str | None) -> dt.date:
-    if text is None:
-        return today_utc()
-    try:
-        if not _DATE.fullmatch(text):
-            raise ValueError(text)
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise ApiError(400, "bad_date", {"date": text}) from None
-
-
-def deal_number(variant: str, value: int | str) -> int:
-    """The deal number asked for, or one answer for every wrong one (empty,
-    not a whole number, out of range) that names the range."""
-    number = value if isinstance(value, int) else None
-    text = value.strip() if isinstance(value, str) else ""
-    if text.isascii() and text.isdigit():
-        number = int(text)
-    try:
-        if number is None:
-            raise DealError(value)
-        check_deal_number(variant, number)
-    except DealError:
-        limit = deal_limit(variant)
-        raise ApiError(
-            400, "bad_deal", {"max": f"{limit:,}"}, details={"min": 1, "max": limit}
-        ) from None
-    return number
-
-
-def check_variant(variant: str | None) -> str:
-    if variant is None:
-        raise ApiError(422, "invalid_request", {"detail": "variant"}, details={"field": "variant"})
-    if variant not in VARIANTS:
-        raise ApiError(400, "unknown_variant", {"variant": variant})
-    return variant
 
 
 def known_winnable(request: Request, session: Session) -> bool:
@@ -384,9 +342,3 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
         raise await run_in_threadpool(_stale, current, request) from None
     return {"version": body.version, **answer}
 
-
-def variant_or_error(variant: str) -> str:
-    try:
-        return get_variant(variant).id
-    except KeyError:
-        raise ApiError(400, "unknown_variant", {"variant": variant}) from None

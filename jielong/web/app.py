@@ -12,14 +12,10 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
-from typing import Any
 
-import orjson
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse as _StdJSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
@@ -28,29 +24,17 @@ from starlette.types import Scope
 from jielong.catalogue import today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
-from jielong.web import growth, lifeline, storage
+from jielong.web import api_board, api_catalogue, api_games, growth, lifeline, pages, storage
 from jielong.web.daily import DailyDeals
+from jielong.web.errors import ApiError, error_response, http_error, validation_error
 from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
-from jielong.web.i18n import message, negotiate
 from jielong.web.limits import BodyLimit, limit_repeated_logs
+from jielong.web.responses import JSONResponse
 from jielong.web.security import PlayerIds, SiteHeaders, player_key
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
 STATIC_DIR = Path(__file__).with_name("static")
-
-
-class JSONResponse(_StdJSONResponse):
-    """JSON encoded by orjson: the same document at a tenth of the cost of
-    the standard library's encoder, on every answer.  (orjson refuses
-    integers past 64 bits, which Klondike deal numbers can be: those
-    answers go through the standard encoder.)"""
-
-    def render(self, content: Any) -> bytes:
-        try:
-            return orjson.dumps(content)
-        except TypeError:
-            return super().render(content)
 
 
 @dataclass(frozen=True)
@@ -88,83 +72,6 @@ class Settings:
         if self.database:
             env["JIELONG_DATABASE"] = self.database
         return env
-
-
-class ApiError(Exception):
-    """An error answer: HTTP status, machine code, message parameters, and
-    ``extra`` fields for the body (``state`` beside ``error``)."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        params: dict[str, Any] | None = None,
-        *,
-        details: dict[str, Any] | None = None,
-        extra: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(code)
-        self.status = status
-        self.code = code
-        self.params = params or {}
-        self.details = details or {}
-        self.extra = extra or {}
-        self.headers = headers
-
-
-def language(request: Request) -> str:
-    return negotiate(
-        request.cookies.get("lang"),
-        request.query_params.get("lang"),
-        request.headers.get("accept-language"),
-    )
-
-
-def error_response(request: Request, error: ApiError) -> JSONResponse:
-    body: dict[str, Any] = {
-        "error": {
-            "code": error.code,
-            "message": message(error.code, language(request), **error.params),
-            **error.details,
-        },
-        **error.extra,
-    }
-    headers = {"Cache-Control": "no-store", **(error.headers or {})}
-    return JSONResponse(body, status_code=error.status, headers=headers)
-
-
-def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-    errors = exc.errors()
-    if any(e.get("type") == "json_invalid" for e in errors):
-        return error_response(request, ApiError(400, "malformed_json"))
-    first = errors[0] if errors else {}
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
-    # the message names the field in the player's language; the validator's
-    # own (English) words go beside it for developers
-    return error_response(
-        request,
-        ApiError(
-            422,
-            "invalid_request",
-            {"detail": where},
-            details={"field": where, "detail": str(first.get("msg", ""))},
-        ),
-    )
-
-
-def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    codes = {404: "not_found", 405: "method_not_allowed"}
-    code = codes.get(exc.status_code, "invalid_request")
-    return error_response(
-        request,
-        ApiError(
-            exc.status_code,
-            code,
-            {"detail": str(exc.detail)},
-            headers=dict(exc.headers) if exc.headers else None,
-        ),
-    )
 
 
 class CachedStatic(StaticFiles):
@@ -230,8 +137,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         return error_response(request, exc)
 
-    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
-    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
     app.state.storage_outage = storage.install(app)
 
     app.add_middleware(SiteHeaders, players=PlayerIds(player_key(store.engine)))
@@ -240,18 +147,10 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.add_middleware(BodyLimit)
     limit_repeated_logs()
 
-    from jielong.web import api_board, api_catalogue, api_games
-
     app.include_router(api_games.router)
     app.include_router(api_board.router)
     app.include_router(api_catalogue.router)
-    try:
-        pages = import_module("jielong.web.pages")
-    except ModuleNotFoundError as e:
-        if e.name != "jielong.web.pages":
-            raise
-    else:
-        app.include_router(pages.router)
+    app.include_router(pages.router)
     if STATIC_DIR.is_dir():
         app.mount("/static", CachedStatic(directory=STATIC_DIR), name="static")
     return app

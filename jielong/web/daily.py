@@ -15,11 +15,10 @@ from __future__ import annotations
 import datetime as dt
 import threading
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from jielong.catalogue import daily_deal, today_utc
-from jielong.store import daily_deals, insert_once
+from jielong.store import keep_daily_deal, kept_daily_deal
 
 KEPT_DAYS = 1
 """Dates up to this many days from today (UTC) are kept once served."""
@@ -42,11 +41,10 @@ class DailyDeals:
             return number
         if abs((date - today_utc()).days) > KEPT_DAYS:
             return daily_deal(variant, date)
-        number = self._read(variant, date)
+        number = kept_daily_deal(self.engine, variant, date)
         if number is None:
-            deal = str(daily_deal(variant, date))
-            insert_once(self.engine, daily_deals, variant=variant, date=date.isoformat(), deal=deal)
-            number = self._read(variant, date)  # whichever server kept it first
+            keep_daily_deal(self.engine, variant, date, daily_deal(variant, date))
+            number = kept_daily_deal(self.engine, variant, date)  # whichever server kept it first
             if number is None:
                 raise RuntimeError(f"the daily deal of {variant} {date} was not kept")
         with self._lock:
@@ -54,11 +52,3 @@ class DailyDeals:
                 self._kept.clear()  # a server up for weeks: read them again
             self._kept[key] = number
         return number
-
-    def _read(self, variant: str, date: dt.date) -> int | None:
-        query = sa.select(daily_deals.c.deal).where(
-            daily_deals.c.variant == variant, daily_deals.c.date == date.isoformat()
-        )
-        with self.engine.connect() as conn:
-            value = conn.execute(query).scalar_one_or_none()
-        return None if value is None else int(value)

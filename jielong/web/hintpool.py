@@ -14,7 +14,6 @@ next one goes on with its line when the player followed it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import multiprocessing
 import os
 import signal
@@ -27,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from jielong.solve.hints import compute_hint
 from jielong.solve.result import Hint
 from jielong.web.lifeline import die_with_parent
 
@@ -70,8 +70,6 @@ def compute(
     known_lost: bool = False,
 ) -> Hint:
     """Run in a worker: the hint."""
-    from jielong.solve.hints import compute_hint
-
     return compute_hint(
         variant_id,
         position,
@@ -135,9 +133,8 @@ def _watch_parent(parent: int) -> None:
 
 
 def _warm() -> None:
-    """Import the solvers in a fresh worker so that the first hint is quick."""
-    with contextlib.suppress(ImportError):
-        import jielong.solve.hints  # noqa: F401
+    """Submitted once to each fresh worker: unpickling it there imports this
+    module, and with it the solvers, so that the first hint is quick."""
 
 
 @dataclass

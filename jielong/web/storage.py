@@ -20,6 +20,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from jielong.web.errors import ApiError, error_response
+
 RETRY_AFTER_SECONDS = 2
 REPORT_SECONDS = 10.0
 
@@ -103,8 +105,6 @@ class _RecoveryWatch:
 
 def install(app: FastAPI) -> Outage:
     """Answer storage failures with 503 and watch for the recovery."""
-    from jielong.web.app import ApiError, error_response
-
     outage = Outage()
 
     async def unavailable(request: Request, exc: Exception) -> JSONResponse:

@@ -21,12 +21,11 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from jielong.catalogue import klondike_winnable, random_deal
 from jielong.rules.variants import VARIANTS
-from jielong.store import insert_once, winnable_deals
+from jielong.store import record_winnable_deal, winnable_deal_known
 
 log = logging.getLogger(__name__)
 
@@ -181,7 +180,7 @@ class WinnableDeals:
 
     def record(self, variant: str, deal: int) -> None:
         """Remember that ``deal`` of ``variant`` was dealt as winnable."""
-        insert_once(self.engine, winnable_deals, variant=variant, deal=str(deal))
+        record_winnable_deal(self.engine, variant, deal)
         self._remember((variant, deal), True)
 
     def known(self, variant: str, deal: int) -> bool:
@@ -192,10 +191,6 @@ class WinnableDeals:
             if cached is not None:
                 self._known.move_to_end(key)
                 return cached
-        query = sa.select(winnable_deals.c.deal).where(
-            winnable_deals.c.variant == variant, winnable_deals.c.deal == str(deal)
-        )
-        with self.engine.connect() as conn:
-            found = conn.execute(query).first() is not None
+        found = winnable_deal_known(self.engine, variant, deal)
         self._remember(key, found)
         return found

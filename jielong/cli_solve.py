@@ -1,4 +1,4 @@
-"""The ``solve`` and ``survey`` subcommands."""
+"""The ``solve`` and ``survey`` subcommands of :mod:`jielong.cli`."""
 
 from __future__ import annotations
 
@@ -9,9 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from jielong.catalogue import check_deal_number
+from jielong.notation import format_move
 from jielong.rules.core import PositionParseError
+from jielong.rules.freecell import FreeCell
 from jielong.rules.registry import rules_for
 from jielong.rules.variants import VARIANTS, get_variant
+from jielong.solve import api, fcsolve
+from jielong.solve.freecell import run_move_length
+from jielong.solve.survey import Budget, SurveyError, survey
 
 
 def _fail(message: str) -> int:
@@ -20,9 +25,6 @@ def _fail(message: str) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from jielong.notation import format_move
-    from jielong.solve import api
-
     variant = get_variant(args.variant)
     rules = rules_for(variant.id)
     if args.position is not None:
@@ -47,20 +49,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.solver == "fcsolve":
         if variant.family != "freecell":
             return _fail("--solver fcsolve is for FreeCell variants")
-        from jielong.solve import fcsolve
-
         if not fcsolve.available():
             return _fail("Freecell Solver is not installed (libfreecell-solver0)")
-    try:
-        result = api.solve(
-            variant.id,
-            position,
-            max_nodes=args.budget,
-            max_seconds=args.seconds,
-            solver=args.solver,
-        )
-    except ModuleNotFoundError as e:
-        return _fail(f"no solver for {variant.id} yet ({e.name})")
+    result = api.solve(
+        variant.id,
+        position,
+        max_nodes=args.budget,
+        max_seconds=args.seconds,
+        solver=args.solver,
+    )
     # exact: read back through the notation, these replay the very moves
     moves = [format_move(m, count=True) for m in result.moves]
     if args.json:
@@ -71,18 +68,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"{result.status} ({result.solver}, {result.nodes} nodes, {result.seconds:.3f} s)")
     if result.moves:
         line = f"{len(moves)} single-card moves"
-        if variant.family == "freecell":
-            from jielong.solve.freecell import run_move_length
-
-            line += f", {run_move_length(rules, position, result.moves)} counted by hand"  # type: ignore[arg-type]
+        if isinstance(rules, FreeCell):
+            line += f", {run_move_length(rules, position, result.moves)} counted by hand"
         print(line)
         print(" ".join(moves))
     return 0
 
 
 def cmd_survey(args: argparse.Namespace) -> int:
-    from jielong.solve.survey import Budget, SurveyError, survey
-
     out = args.out or f"survey-{args.variant}-{args.start}-{args.end}.txt"
     try:
         summary = survey(

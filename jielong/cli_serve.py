@@ -7,13 +7,18 @@ import os
 import sys
 from typing import Any
 
-from jielong.web.app import Settings
+from jielong.doctor import startup_notes
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    # The web stack loads here, not with this module: every server worker
+    # process starts by importing the command line (its __main__) and must
+    # answer uvicorn's health check within seconds; FastAPI and SQLAlchemy
+    # take that long to import on a busy machine.
     import uvicorn
 
     from jielong.store import Store
+    from jielong.web.app import Settings
     from jielong.web.security import player_key
 
     settings = Settings(
@@ -29,8 +34,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     store = Store(settings.database)
     player_key(store.engine)
     store.close()
-    from jielong.doctor import startup_notes
-
     for note in startup_notes():
         print(f"jielong: {note}", file=sys.stderr)
     # worker processes build the app from the environment

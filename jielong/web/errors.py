@@ -1,0 +1,151 @@
+"""Error answers and request parsing shared by the API's routers.
+
+Every refusal is an :class:`ApiError`: an HTTP status, a machine code, and a
+message in the player's language from the catalogues.  The routers import it
+from here, and :mod:`jielong.web.app` installs the handlers that turn it (and
+FastAPI's and Starlette's own errors) into the answer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from jielong.catalogue import check_deal_number, deal_limit, today_utc
+from jielong.rules.variants import VARIANTS, get_variant
+from jielong.shuffles import DealError
+from jielong.web.i18n import message, negotiate
+from jielong.web.responses import JSONResponse
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, machine code, message parameters, and
+    ``extra`` fields for the body (``state`` beside ``error``)."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        params: dict[str, Any] | None = None,
+        *,
+        details: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.params = params or {}
+        self.details = details or {}
+        self.extra = extra or {}
+        self.headers = headers
+
+
+def language(request: Request) -> str:
+    return negotiate(
+        request.cookies.get("lang"),
+        request.query_params.get("lang"),
+        request.headers.get("accept-language"),
+    )
+
+
+def error_response(request: Request, error: ApiError) -> JSONResponse:
+    body: dict[str, Any] = {
+        "error": {
+            "code": error.code,
+            "message": message(error.code, language(request), **error.params),
+            **error.details,
+        },
+        **error.extra,
+    }
+    headers = {"Cache-Control": "no-store", **(error.headers or {})}
+    return JSONResponse(body, status_code=error.status, headers=headers)
+
+
+def validation_error(request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's refusal of a request body or query, as an :class:`ApiError`."""
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return error_response(request, ApiError(400, "malformed_json"))
+    first = errors[0] if errors else {}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    # the message names the field in the player's language; the validator's
+    # own (English) words go beside it for developers
+    return error_response(
+        request,
+        ApiError(
+            422,
+            "invalid_request",
+            {"detail": where},
+            details={"field": where, "detail": str(first.get("msg", ""))},
+        ),
+    )
+
+
+def http_error(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette's own errors (no route, wrong method) in the same shape."""
+    assert isinstance(exc, StarletteHTTPException)
+    codes = {404: "not_found", 405: "method_not_allowed"}
+    code = codes.get(exc.status_code, "invalid_request")
+    return error_response(
+        request,
+        ApiError(
+            exc.status_code,
+            code,
+            {"detail": str(exc.detail)},
+            headers=dict(exc.headers) if exc.headers else None,
+        ),
+    )
+
+
+def parse_date(text: str | None) -> dt.date:
+    if text is None:
+        return today_utc()
+    try:
+        if not _DATE.fullmatch(text):
+            raise ValueError(text)
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ApiError(400, "bad_date", {"date": text}) from None
+
+
+def deal_number(variant: str, value: int | str) -> int:
+    """The deal number asked for, or one answer for every wrong one (empty,
+    not a whole number, out of range) that names the range."""
+    number = value if isinstance(value, int) else None
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isascii() and text.isdigit():
+        number = int(text)
+    try:
+        if number is None:
+            raise DealError(value)
+        check_deal_number(variant, number)
+    except DealError:
+        limit = deal_limit(variant)
+        raise ApiError(
+            400, "bad_deal", {"max": f"{limit:,}"}, details={"min": 1, "max": limit}
+        ) from None
+    return number
+
+
+def check_variant(variant: str | None) -> str:
+    if variant is None:
+        raise ApiError(422, "invalid_request", {"detail": "variant"}, details={"field": "variant"})
+    if variant not in VARIANTS:
+        raise ApiError(400, "unknown_variant", {"variant": variant})
+    return variant
+
+
+def variant_or_error(variant: str) -> str:
+    try:
+        return get_variant(variant).id
+    except KeyError:
+        raise ApiError(400, "unknown_variant", {"variant": variant}) from None

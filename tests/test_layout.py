@@ -1,0 +1,233 @@
+"""The package's import graph, read from the source (nothing is imported):
+no circle, no import running back up a floor, and no import tucked inside a
+function to get round a circle.
+
+The floors, bottom first.  A module may import from its own floor and the
+floors below it; within a floor the graph must still be free of circles.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "jielong"
+
+FLOORS: tuple[tuple[str, ...], ...] = (
+    # cards and the shuffles: no rules, no solvers
+    ("jielong", "jielong.cards", "jielong.shuffles", "jielong.data", "jielong.optional"),
+    # the rules of the game families, the variants and their registry
+    ("jielong.rules", "jielong.notation", "jielong.textboard"),
+    # the solvers and hints
+    ("jielong.solve",),
+    # the deal catalogue: deal ids, unsolvable lists, daily and winnable deals
+    ("jielong.catalogue",),
+    # a game being played
+    ("jielong.session",),
+    # persistence
+    ("jielong.store", "jielong.store_upgrade", "jielong.dbapi"),
+    # the site
+    ("jielong.web",),
+    # the command line and the helpers of tests and benchmarks
+    ("jielong.cli", "jielong.cli_serve", "jielong.cli_solve", "jielong.doctor", "jielong.testing"),
+)
+
+
+def floor_of(module: str) -> int:
+    """The floor of ``module``: that of the longest listed prefix (the root
+    package ``jielong`` stands for itself alone)."""
+    best, found = -1, None
+    for level, prefixes in enumerate(FLOORS):
+        for prefix in prefixes:
+            inside = prefix != "jielong" and module.startswith(prefix + ".")
+            if (module == prefix or inside) and len(prefix) > best:
+                best, found = len(prefix), level
+    if found is None:
+        raise AssertionError(f"{module} is on no floor: add it to FLOORS")
+    return found
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    line: int
+    inner: bool
+    """Written inside a function (runs when called, not on import)."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(name: str, known: dict[str, Path]) -> str | None:
+    """The package module ``name`` stands for (its longest known prefix)."""
+    while name:
+        if name in known:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+class _Imports(ast.NodeVisitor):
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.module = module
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.depth = 0
+        self.found: list[tuple[str, int, bool]] = []
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_FunctionDef = _function
+    visit_AsyncFunctionDef = _function
+    visit_Lambda = _function
+
+    def _add(self, name: str, line: int) -> None:
+        self.found.append((name, line, self.depth > 0))
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._add(alias.name, node.lineno)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            base = self.package.split(".")
+            base = base[: len(base) - (node.level - 1)]
+            prefix = ".".join(base + ([node.module] if node.module else []))
+        else:
+            prefix = node.module or ""
+        for alias in node.names:
+            # `from pkg import mod` imports the module pkg.mod when there is one
+            self._add(f"{prefix}.{alias.name}", node.lineno)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        # importlib.import_module("jielong.x") is an import all the same
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if (
+            name == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            self._add(node.args[0].value, node.lineno)
+        self.generic_visit(node)
+
+
+def import_edges() -> list[Edge]:
+    known = _modules()
+    edges: list[Edge] = []
+    for module, path in known.items():
+        visitor = _Imports(module, path.name == "__init__.py")
+        visitor.visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        for name, line, inner in visitor.found:
+            target = _resolve(name, known) if name.startswith("jielong") else None
+            if target is None or target == module:
+                continue
+            edges.append(Edge(module, target, line, inner))
+            # importing a.b.c runs the packages a and a.b first
+            parent = target.rpartition(".")[0]
+            while parent and parent != module:
+                edges.append(Edge(module, parent, line, inner))
+                parent = parent.rpartition(".")[0]
+    return edges
+
+
+def _reaches(edges: list[Edge], start: str, goal: str) -> list[str] | None:
+    """A path of imports from ``start`` to ``goal``, if there is one."""
+    following: dict[str, list[str]] = {}
+    for e in edges:
+        following.setdefault(e.source, []).append(e.target)
+    came: dict[str, str] = {start: start}
+    todo = [start]
+    while todo:
+        at = todo.pop()
+        if at == goal:
+            path = [at]
+            while at != start:
+                at = came[at]
+                path.append(at)
+            return path[::-1]
+        for nxt in following.get(at, ()):
+            if nxt not in came:
+                came[nxt] = at
+                todo.append(nxt)
+    return None
+
+
+def _circles(edges: list[Edge]) -> Iterator[list[str]]:
+    for e in edges:
+        back = _reaches(edges, e.target, e.source)
+        if back is not None:
+            yield [e.source, *back]
+
+
+def test_every_module_is_on_a_floor() -> None:
+    for module in _modules():
+        floor_of(module)
+
+
+def test_the_graph_is_read() -> None:
+    # the check below means something only if it sees the imports
+    edges = {(e.source, e.target) for e in import_edges()}
+    assert ("jielong.rules.freecell", "jielong.shuffles") in edges
+    assert ("jielong.session", "jielong.rules.core") in edges
+    assert ("jielong.web.app", "jielong.store") in edges
+
+
+def test_no_import_runs_up_a_floor() -> None:
+    upward = [
+        f"{e.source} (floor {floor_of(e.source)}) imports {e.target} "
+        f"(floor {floor_of(e.target)}) at line {e.line}"
+        for e in import_edges()
+        if floor_of(e.target) > floor_of(e.source)
+    ]
+    assert upward == []
+
+
+def test_no_circle() -> None:
+    # inner imports count too: a circle closed at call time is a circle
+    circles = {" -> ".join(c) for c in _circles(import_edges())}
+    assert sorted(circles) == []
+
+
+def test_no_inner_import_dodges_a_circle() -> None:
+    edges = import_edges()
+    outer = [e for e in edges if not e.inner]
+    dodges = []
+    for e in edges:
+        if e.inner:
+            back = _reaches(outer, e.target, e.source)
+            if back is not None:
+                dodges.append(f"{e.source}:{e.line} imports {e.target}, which imports it back")
+    assert dodges == []
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import jielong.session\n", "jielong.session"),
+        ("from jielong.solve import api\n", "jielong.solve.api"),
+        ("from . import core\n", "jielong.rules.core"),
+        ("def f():\n    import_module('jielong.store')\n", "jielong.store"),
+    ],
+)
+def test_imports_are_recognised(source: str, expected: str) -> None:
+    visitor = _Imports("jielong.rules.freecell", False)
+    visitor.visit(ast.parse(source))
+    names = [_resolve(name, _modules()) for name, _, _ in visitor.found]
+    assert names == [expected]
