@@ -24,7 +24,16 @@ from starlette.types import Scope
 from jielong.catalogue import today_utc
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
-from jielong.web import api_board, api_catalogue, api_games, growth, lifeline, pages, storage
+from jielong.web import (
+    api_board,
+    api_catalogue,
+    api_games,
+    growth,
+    lifeline,
+    pages,
+    pwa,
+    storage,
+)
 from jielong.web.daily import DailyDeals
 from jielong.web.errors import ApiError, error_response, http_error, validation_error
 from jielong.web.hintgate import HintGate
@@ -147,6 +156,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.add_middleware(BodyLimit)
     limit_repeated_logs()
 
+    pwa.install(app)
     app.include_router(api_games.router)
     app.include_router(api_board.router)
     app.include_router(api_catalogue.router)

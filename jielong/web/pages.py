@@ -22,6 +22,7 @@ from jielong.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
 from jielong.web.daily import DailyDeals
 from jielong.web.i18n import LANGUAGES
+from jielong.web.pwa import THEME_COLOUR
 from jielong.web.statsview import player_stats, stats_body
 
 router = APIRouter(include_in_schema=False)
@@ -117,8 +118,12 @@ def _page(
         '<meta name="color-scheme" content="light dark">'
         f"<title>{escape(title)}</title>"
         '<link rel="icon" href="/static/img/icon.svg" type="image/svg+xml">'
+        '<link rel="manifest" href="/manifest.webmanifest">'
+        '<link rel="apple-touch-icon" href="/static/img/apple-touch-icon.png">'
+        f'<meta name="theme-color" content="{THEME_COLOUR}">'
         '<link rel="stylesheet" href="/static/css/site.css">'
         f'<script type="module" src="/static/js/{script}"></script>'
+        '<script type="module" src="/static/js/pwa.js"></script>'
         f"{_preloads(script)}"
         "</head><body>"
         '<header class="top">'

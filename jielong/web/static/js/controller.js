@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { cardName, t, variant } from "./i18n.js";
 import { snapBack } from "./input.js";
+import { lastState, reached, remember, unreachable } from "./offline.js";
 import { RunOverlay } from "./overlay.js";
 import { $, board, panelShown, schedule, showProblem, toast } from "./paint.js";
 import { ghost, motionAllowed } from "./render.js";
@@ -53,17 +54,37 @@ export function adopt(state, animate = true) {
   } catch {
     // storage may be unavailable (private mode); the URL still holds the game
   }
+  remember(state);
   schedule(animate && changed);
 }
 
 export async function request(promise) {
   try {
-    return await promise;
+    const res = await promise;
+    reached();
+    return res;
   } catch (e) {
-    if (e?.name !== "AbortError") toast(t("error.network"));
+    // no answer at all: the server (or the network) is away
+    if (e?.name !== "AbortError") unreachable();
     return null;
   }
 }
+
+// Offline with no game on the table: the last position this browser was
+// sent, on screen as it was (every move waits for the server anyway).
+function showKept(id) {
+  const kept = lastState(id);
+  if (kept) adopt(kept, false);
+  else showProblem(t("offline.needsServer"));
+}
+
+// Back online: the game as the server has it now.
+window.addEventListener("online", async () => {
+  const game = table.game;
+  if (!game) return load();
+  const res = await request(api.get(game.id));
+  if (res?.status === 200) adopt(res.body, false);
+});
 
 function showError(res) {
   toast(res?.body?.error?.message || t("error.network"));
@@ -105,7 +126,10 @@ export async function newGame(body) {
   const res = await request(api.create({ variant: variant.id, ...newDealBody(body, winnableOnly()) }));
   view.dealing = false;
   schedule();
-  if (!res) return;
+  if (!res) {
+    if (!table.game) showKept(null);
+    return;
+  }
   if (res.status === 200 || res.status === 201) adopt(res.body);
   // with no game on the table yet, the reason stays up until the player
   // picks another deal: nothing is dealt in place of the one asked for
@@ -119,6 +143,7 @@ export async function load() {
   if (id) {
     const res = await request(api.get(id));
     if (res?.status === 200) return adopt(res.body, false);
+    if (!res) return showKept(id);
     toast(t("error.notFound"));
     return newGame({});
   }
