@@ -226,6 +226,11 @@ class _Queries:
             WHERE player = ? AND variant = ? AND deal IS NOT NULL
             ORDER BY created_ms DESC, id DESC LIMIT ?"""
         )
+        self.latest_unfinished = sql(
+            """SELECT id, variant FROM games
+            WHERE player = ? AND won_ms IS NULL AND version > 1
+            ORDER BY updated_ms DESC LIMIT 1"""
+        )
         self.insert_game = sql(
             f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) "
             f"VALUES ({', '.join('?' for _ in _GAME_COLUMNS)})"
@@ -482,6 +487,14 @@ class Store:
             cur.execute(self._sql.stats, (player,))
             rows = cur.fetchall()
         return {row[0]: dict(zip(_STATS_COLUMNS, row[1:], strict=True)) for row in rows}
+
+    def latest_unfinished(self, player: str) -> tuple[str, str] | None:
+        """The id and variant of the player's most recently played game that
+        has moves made and is not won."""
+        with self._connections.cursor() as cur:
+            cur.execute(self._sql.latest_unfinished, (player,))
+            found = cur.fetchone()
+        return None if found is None else (str(found[0]), str(found[1]))
 
     def recent(
         self, player: str, variants: list[str], limit: int

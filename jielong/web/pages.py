@@ -21,6 +21,7 @@ from jielong.catalogue import CATALOGUE_SIZE, today_utc
 from jielong.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
 from jielong.web.daily import DailyDeals
+from jielong.web.homeview import MINI_DEFS, continue_banner, daily_state, mini_table
 from jielong.web.i18n import LANGUAGES
 from jielong.web.pwa import THEME_COLOUR
 from jielong.web.statsview import player_stats, stats_body
@@ -173,32 +174,42 @@ def home(request: Request) -> HTMLResponse:
     t = catalogue(lang)
     today = today_utc()
     daily_deals: DailyDeals = request.app.state.daily_deals
-    cards = []
+    store = request.app.state.store
+    player: str = request.state.player
+    streaks = store.stats(player)
+    tiles = []
+    number_boxes = []
     for v in VARIANTS.values():
-        daily = fill(t["home.daily"], date=today.isoformat(), deal=daily_deals(v.id, today))
-        number_box = ""
+        deal = daily_deals(v.id, today)
+        state = daily_state(store.find_daily(player, v.id, today))
+        streak = (streaks.get(v.id) or {}).get("streak") or 0
+        name = escape(t["variant." + v.id])
+        tiles.append(
+            f'<li class="game" data-variant="{v.id}">'
+            f'<a class="picture" href="/play/{v.id}" aria-label="{name}">{mini_table(v.family)}</a>'
+            f'<h2><a href="/play/{v.id}">{name}</a></h2>'
+            f'<a class="button primary" href="/play/{v.id}">{escape(t["home.play"])}</a>'
+            f'<a class="daily {state}" href="/play/{v.id}?daily=1" data-state="{state}"'
+            f' title="{escape(fill(t["home.daily"], date=today.isoformat(), deal=deal))}">'
+            f"{escape(t['home.dailyShort'])}"
+            f' <span class="state">{escape(t["home.daily." + state])}</span></a>'
+            f'<p class="meta"><span class="streak" data-streak="{streak}">'
+            f"{escape(fill(t['home.streak'], n=streak))}</span>"
+            f' <a href="/rules/{v.id}">{escape(t["home.rules"])}</a> {_resume_link(v.id, t)}</p>'
+            "</li>"
+        )
         if v.numbered_deals:
-            number_box = (
+            number_boxes.append(
                 f'<form class="deal-form" action="/play/{v.id}" method="get" novalidate>'
-                f"<label>{escape(t['home.byNumber'])} "
+                f"<label>{name} · {escape(t['home.byNumber'])} "
                 '<input name="deal" type="text" inputmode="numeric" autocomplete="off" size="9">'
                 f'</label><button type="submit">{escape(t["home.go"])}</button></form>'
             )
-        cards.append(
-            f'<li class="game" data-variant="{v.id}">'
-            f'<h2><a href="/play/{v.id}">{escape(t["variant." + v.id])}</a></h2>'
-            f"<p>{escape(t['blurb.' + v.id])}</p>"
-            f'<p class="links"><a class="button primary" href="/play/{v.id}">'
-            f"{escape(t['home.play'])}</a> "
-            f'<a class="daily" href="/play/{v.id}?daily=1">{escape(daily)}</a> '
-            f"{_resume_link(v.id, t)} "
-            f'<a href="/rules/{v.id}">{escape(t["home.rules"])}</a></p>'
-            f"{number_box}</li>"
-        )
     body = (
-        f'<main class="home"><h1>{escape(t["site.title"])}</h1>'
-        f'<p class="tagline">{escape(t["site.tagline"])}</p>'
-        f'<ul class="games">{"".join(cards)}</ul></main>'
+        f'<main class="home">{MINI_DEFS}<h1 class="sr-only">{escape(t["site.title"])}</h1>'
+        f"{continue_banner(store.latest_unfinished(player), t)}"
+        f'<ul class="games">{"".join(tiles)}</ul>{"".join(number_boxes)}'
+        f'<p class="tagline">{escape(t["site.tagline"])}</p></main>'
     )
     return HTMLResponse(_page(lang, t["site.title"], body, "home.js", {"lang": lang}))
 
