@@ -16,7 +16,9 @@ from jielong.solve.result import SolveResult
 from jielong.textboard import position_text
 from jielong.web.api_games import _load, _store
 from jielong.web.errors import ApiError
+from jielong.web.hintgate import HintGate, HintRefused
 from jielong.web.hintpool import HintBusy, HintPool, HintUnavailable
+from jielong.web.limits import client_address
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -98,11 +100,22 @@ async def analysis(game_id: str, request: Request) -> dict[str, Any]:
     if rules_for(variant).is_won(pos):
         return {**head, "status": "solved", "length": 0, "moves": [], "solver": None, "solvers": []}
     pool: HintPool = request.app.state.hints
+    gate: HintGate = request.app.state.hint_gate
     runs = 2 if get_variant(variant).family == "freecell" else 1
     try:
-        answer = await pool.run(
-            analyse, variant, pos, ANALYSIS_SECONDS, seconds=ANALYSIS_SECONDS * runs
-        )
+        # the same limits per player and address as hints
+        with gate.admit(request.state.player, client_address(request.scope)):
+            answer = await pool.run(
+                analyse, variant, pos, ANALYSIS_SECONDS, seconds=ANALYSIS_SECONDS * runs
+            )
+    except HintRefused as e:
+        raise ApiError(
+            429,
+            "rate_limited",
+            {"seconds": e.seconds},
+            details={"retry_after": e.seconds},
+            headers={"Retry-After": str(e.seconds)},
+        ) from None
     except HintBusy:
         raise ApiError(503, "hint_busy", headers={"Retry-After": "1"}) from None
     except HintUnavailable:

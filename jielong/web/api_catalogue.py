@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
-from jielong.web.daily import DailyDeals
+from jielong.web.costly import daily_deal_for
 from jielong.web.errors import parse_date, variant_or_error
 from jielong.web.statsview import player_stats
 
@@ -62,8 +62,7 @@ def daily(
 ) -> dict[str, Any]:
     variant = variant_or_error(variant)
     day = parse_date(date)
-    daily_deals: DailyDeals = request.app.state.daily_deals
-    number = daily_deals(variant, day)
+    number = daily_deal_for(request, variant, day)
     return {
         "variant": variant,
         "date": day.isoformat(),

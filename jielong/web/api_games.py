@@ -20,7 +20,7 @@ from jielong.rules.variants import get_variant
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
-from jielong.web.daily import DailyDeals
+from jielong.web.costly import costly, daily_deal_for
 from jielong.web.errors import ApiError, check_variant, deal_number, parse_date
 from jielong.web.growth import CreationLimit
 from jielong.web.hintgate import HintGate, HintRefused
@@ -154,7 +154,11 @@ def _winnable_deal(request: Request, variant: str) -> int:
     if get_variant(variant).family == "freecell":
         return random_deal(variant)
     pool: WinnablePool = request.app.state.winnable
-    number = pool.take(variant)
+    if pool.ready(variant):
+        number = pool.take(variant)
+    else:  # none checked yet: this request checks deals itself
+        with costly(request):
+            number = pool.take(variant)
     # recorded before the game exists, so its first state already says so
     deals: WinnableDeals = request.app.state.winnable_deals
     deals.record(variant, number)
@@ -215,8 +219,7 @@ def _new_session(
         existing = store.find_daily(player, variant, date)
         if existing is not None:
             return existing.session, existing
-        daily_deals: DailyDeals = request.app.state.daily_deals
-        return Session(variant, deal=daily_deals(variant, date), daily=date), None
+        return Session(variant, deal=daily_deal_for(request, variant, date), daily=date), None
     if body.deal is not None:
         return Session(variant, deal=deal_number(variant, body.deal)), None
     if body.winnable:

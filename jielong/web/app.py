@@ -34,6 +34,7 @@ from jielong.web import (
     pwa,
     storage,
 )
+from jielong.web.costly import CostlyWork
 from jielong.web.daily import DailyDeals
 from jielong.web.errors import ApiError, error_response, http_error, validation_error
 from jielong.web.hintgate import HintGate
@@ -138,6 +139,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.state.hints = pool
     app.state.hint_gate = HintGate()
     app.state.creation_limit = growth.CreationLimit()
+    app.state.costly = CostlyWork()
     app.state.winnable = winnable
     app.state.winnable_deals = WinnableDeals(store.engine)
     app.state.daily_deals = daily

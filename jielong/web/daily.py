@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections import OrderedDict
 
 from sqlalchemy.engine import Engine
 
@@ -23,6 +24,9 @@ from jielong.store import keep_daily_deal, kept_daily_deal
 KEPT_DAYS = 1
 """Dates up to this many days from today (UTC) are kept once served."""
 
+CACHED = 4096
+"""Answers kept in memory: every variant's dates a year either side of today."""
+
 
 class DailyDeals:
     """The daily deal of a variant and a date, kept in the database for
@@ -31,24 +35,33 @@ class DailyDeals:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._lock = threading.Lock()
-        self._kept: dict[tuple[str, dt.date], int] = {}
+        # (deal, whether it is the database's kept one)
+        self._kept: OrderedDict[tuple[str, dt.date], tuple[int, bool]] = OrderedDict()
+
+    def cached(self, variant: str, date: dt.date) -> bool:
+        """Whether the answer is at hand (no solver run, no database)."""
+        return self._cached(variant, date) is not None
+
+    def _cached(self, variant: str, date: dt.date) -> int | None:
+        near = abs((date - today_utc()).days) <= KEPT_DAYS
+        with self._lock:
+            number, kept = self._kept.get((variant, date), (None, False))
+        # a date cached before it came near today is read from the database now
+        return number if kept or not near else None
 
     def __call__(self, variant: str, date: dt.date) -> int:
-        key = (variant, date)
-        with self._lock:
-            number = self._kept.get(key)
+        number = self._cached(variant, date)
         if number is not None:
             return number
-        if abs((date - today_utc()).days) > KEPT_DAYS:
-            return daily_deal(variant, date)
-        number = kept_daily_deal(self.engine, variant, date)
+        kept = abs((date - today_utc()).days) <= KEPT_DAYS
+        number = kept_daily_deal(self.engine, variant, date) if kept else daily_deal(variant, date)
         if number is None:
             keep_daily_deal(self.engine, variant, date, daily_deal(variant, date))
             number = kept_daily_deal(self.engine, variant, date)  # whichever server kept it first
             if number is None:
                 raise RuntimeError(f"the daily deal of {variant} {date} was not kept")
         with self._lock:
-            if len(self._kept) > 64:
-                self._kept.clear()  # a server up for weeks: read them again
-            self._kept[key] = number
+            self._kept[(variant, date)] = (number, kept)
+            while len(self._kept) > CACHED:
+                self._kept.popitem(last=False)
         return number

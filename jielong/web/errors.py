@@ -22,6 +22,8 @@ from jielong.shuffles import DealError
 from jielong.web.i18n import message, negotiate
 from jielong.web.responses import JSONResponse
 
+DAILY_RANGE_DAYS = 366
+"""Daily deals are served for dates up to a year either side of today."""
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -107,14 +109,27 @@ def http_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def parse_date(text: str | None) -> dt.date:
+    """A daily deal's date: YYYY-MM-DD within :data:`DAILY_RANGE_DAYS` of
+    today (a date far off would cost a solver run for nobody)."""
+    today = today_utc()
     if text is None:
-        return today_utc()
+        return today
     try:
         if not _DATE.fullmatch(text):
             raise ValueError(text)
-        return dt.date.fromisoformat(text)
+        date = dt.date.fromisoformat(text)
     except ValueError:
         raise ApiError(400, "bad_date", {"date": text}) from None
+    if abs((date - today).days) > DAILY_RANGE_DAYS:
+        first = (today - dt.timedelta(days=DAILY_RANGE_DAYS)).isoformat()
+        last = (today + dt.timedelta(days=DAILY_RANGE_DAYS)).isoformat()
+        raise ApiError(
+            400,
+            "date_out_of_range",
+            {"first": first, "last": last},
+            details={"first": first, "last": last},
+        )
+    return date
 
 
 def deal_number(variant: str, value: int | str) -> int:
