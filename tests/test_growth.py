@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from api_checks import new_game
@@ -83,8 +84,13 @@ def test_abandoned_games_expire_and_the_statistics_stay(tmp_path: Path) -> None:
         assert again.get(f"/api/games/{old['id']}").status_code == 404
         assert again.get(f"/api/games/{won['id']}").status_code == 200
         assert again.get(f"/api/games/{fresh['id']}").status_code == 200
-        # the statistics still count the expired game
-        assert again.get("/api/stats").json() == stats
+
+        # the statistics still count the expired game (the list of recent
+        # results shows the games there are)
+        def counts(answer: dict[str, Any]) -> dict[str, Any]:
+            return {v: {k: n for k, n in row.items() if k != "recent"} for v, row in answer.items()}
+
+        assert counts(again.get("/api/stats").json()) == counts(stats)
         assert stats["freecell"]["games"] == 1
     with store.engine.connect() as conn:
         steps = sa.select(sa.func.count()).where(game_steps.c.game == old["id"])
