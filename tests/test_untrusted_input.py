@@ -104,6 +104,6 @@ def test_position_text_limits(client: TestClient) -> None:
     won = "Foundations: H-K C-K D-K S-K\n:\n:\n:\n:\n:\n:\n:\n:\n"
     r = client.post("/api/games", json={"variant": "freecell", "position": won})
     refused(r, 400, "bad_position")
-    assert "won" in r.json()["error"]["message"]
+    assert r.json()["error"]["position_error"]["code"] == "won"
     # one move from a win is still a position to play
     assert new_game(client, variant="freecell", position=KINGS)["deal"] is None
