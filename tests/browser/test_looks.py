@@ -197,7 +197,7 @@ def test_a_wrong_deal_number_says_why_in_the_players_language(
 
     # the home page's box goes to the table, which says the same
     page.goto("/")
-    home_box = page.locator('[data-variant="kongdang"] input[name="deal"]')
+    home_box = page.locator('form[action="/play/kongdang"] input[name="deal"]')
     home_box.fill("-5")
     home_box.press("Enter")
     page.locator(".panel.problem").wait_for()
