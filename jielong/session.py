@@ -19,20 +19,23 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Generic, Literal
+
+from typing_extensions import TypeVar
 
 from jielong.catalogue import check_deal_number
 from jielong.rules.core import Illegal, Move, Pile, Rules
-from jielong.rules.freecell import FreeCellPosition
-from jielong.rules.klondike import KlondikePosition
 from jielong.rules.registry import rules_for
 from jielong.rules.variants import Variant, get_variant
+
+P = TypeVar("P", default=Any)
+"""The position type of a session; a session made from a variant's id
+(whose rules the registry picks at run time) is a ``Session[Any]``."""
 
 StepKind = Literal["move", "auto", "collect", "restart"]
 STEP_KINDS: tuple[StepKind, ...] = ("move", "auto", "collect", "restart")
 MAX_RUN_STEPS = 200
 """More single-card steps than any run through free cells and empty columns needs."""
-ACTION_TYPES = ("move", "draw", "undo", "restart", "autocomplete_step", "autocollect")
 
 # Draws without reaching a foundation before the finishing simulation gives up:
 # two full passes of a 24-card stock turned one card at a time.
@@ -99,20 +102,6 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def moving_card(position: Any, move: Move) -> int:
-    """The card that ``move`` carries first (the run's top card)."""
-    src = move.src
-    if src.kind == "tableau":
-        return int(position.tableau[src.index][-move.count])
-    if src.kind == "cell":
-        return int(position.cells[src.index])
-    if src.kind == "waste":
-        return int(position.waste[-1])
-    if src.kind == "foundation":
-        return int(position.foundations[src.index])
-    return -1  # the stock: not a card move
-
-
 class Frame:
     """One level of the undo stack: the step played, the position and move
     count it gave, and the level below.  Immutable and shared: pushing or
@@ -162,8 +151,12 @@ def common_frame(a: Frame, b: Frame) -> Frame:
     return a
 
 
-class Session:
+class Session(Generic[P]):
     """A game: variant, deal or custom start, undo steps, clock and win record.
+
+    Typed by its position (:class:`~jielong.rules.klondike.KlondikePosition`
+    or :class:`~jielong.rules.freecell.FreeCellPosition`); whatever differs
+    between the families, the session asks its :class:`Rules`.
 
     The methods that act (:meth:`move`, :meth:`draw`, :meth:`undo`,
     :meth:`restart`, :meth:`autocomplete_step`, :meth:`autocollect`) either
@@ -186,7 +179,7 @@ class Session:
         replayed: Frame | None = None,
     ) -> None:
         self.variant: Variant = get_variant(variant_id)
-        self.rules: Rules[Any] = rules_for(variant_id)
+        self.rules: Rules[P] = rules_for(variant_id)
         if (deal is None) == (start_text is None):
             raise ValueError("a game starts from a deal number or a position, not both")
         if replayed is not None:
@@ -218,8 +211,9 @@ class Session:
     # -- state --------------------------------------------------------------
 
     @property
-    def position(self) -> Any:
-        return self.top.position
+    def position(self) -> P:
+        position: P = self.top.position
+        return position
 
     @property
     def moves_count(self) -> int:
@@ -231,7 +225,7 @@ class Session:
         return [f.step for f in self.top.frames() if f.step is not None]
 
     @property
-    def positions(self) -> list[Any]:
+    def positions(self) -> list[P]:
         """The start and the position after each step (walks the whole stack)."""
         return [f.position for f in self.top.frames()]
 
@@ -246,7 +240,7 @@ class Session:
     def legal_moves(self) -> list[Move]:
         return list(self._legal(self.position))
 
-    def _legal(self, pos: Any) -> tuple[Move, ...]:
+    def _legal(self, pos: P) -> tuple[Move, ...]:
         top = self.top
         if pos is not top.position:
             return tuple(self.rules.legal_moves(pos))
@@ -271,11 +265,7 @@ class Session:
         if self.variant.finishing != "autocomplete" or self.is_won():
             return False
         pos = self.position
-        if isinstance(pos, KlondikePosition):
-            if not (pos.all_revealed() and pos.stock_all_seen()):
-                return False
-            return self._finishes(pos, draws=True)
-        return self._finishes(pos, draws=False)
+        return self.rules.all_cards_known(pos) and self._finishes(pos)
 
     def autocollect_available(self) -> bool:
         return self.variant.finishing == "autocollect" and bool(
@@ -330,12 +320,13 @@ class Session:
         if move not in self._legal(pos):
             reason = self.rules.explain(pos, move) or Illegal.NOT_A_TARGET
             details: dict[str, int] = {}
-            if reason is Illegal.RUN_TOO_LONG and isinstance(pos, FreeCellPosition):
-                to_card, to_empty = self.rules.run_limits(pos)  # type: ignore[attr-defined]
-                target = pos.tableau[move.dst.index]
-                details = {"count": move.count, "limit": to_card if target else to_empty}
+            limits = self.rules.run_limits(pos)
+            if reason is Illegal.RUN_TOO_LONG and limits is not None:
+                to_card, to_empty = limits
+                onto_card = self.rules.pile_size(pos, move.dst) > 0
+                details = {"count": move.count, "limit": to_card if onto_card else to_empty}
             raise IllegalAction(reason, **details)
-        self._act(Step("move", (move,)), _move_last("move", pos, move), now)
+        self._act(Step("move", (move,)), self._move_last("move", pos, move), now)
 
     def move_by_steps(self, move: Move, steps: Sequence[Move], now: int | None = None) -> None:
         """A run carried one card at a time through free cells and empty
@@ -363,7 +354,7 @@ class Session:
             at = self.rules.play(at, step)
         if at != self.rules.play(pos, move):
             raise ActionError("bad_run_steps")
-        self._act(Step("move", tuple(steps)), _move_last("move", pos, move), now)
+        self._act(Step("move", tuple(steps)), self._move_last("move", pos, move), now)
 
     def draw(self, now: int | None = None) -> None:
         """Klondike's click on the stock: draw, or recycle an empty stock."""
@@ -396,9 +387,9 @@ class Session:
         if not self.autocomplete_available():
             raise ActionError("autocomplete_unavailable")
         pos = self.position
-        move = self._finishing_move(pos, draws=isinstance(pos, KlondikePosition))
+        move = self._finishing_move(pos)
         assert move is not None  # the simulation behind availability found one
-        self._act(Step("auto", (move,)), _move_last("autocomplete_step", pos, move), now)
+        self._act(Step("auto", (move,)), self._move_last("autocomplete_step", pos, move), now)
 
     def autocollect(self, now: int | None = None) -> None:
         if self.variant.finishing != "autocollect":
@@ -448,30 +439,31 @@ class Session:
         else:
             self.set_clock(True, current)
 
-    def _foundation_moves(self, pos: Any) -> list[Move]:
+    def _foundation_moves(self, pos: P) -> list[Move]:
         """Legal moves to a foundation, lowest card first (then lowest slot)."""
         up = [
             m for m in self._legal(pos) if m.dst.kind == "foundation" and m.src.kind != "foundation"
         ]
-        up.sort(key=lambda m: (moving_card(pos, m), m.dst.index, str(m.src)))
+        up.sort(key=lambda m: (self.rules.moving_card(pos, m), m.dst.index, str(m.src)))
         return up
 
-    def _finishing_move(self, pos: Any, *, draws: bool) -> Move | None:
+    def _finishing_move(self, pos: P) -> Move | None:
+        """A foundation move (the lowest card first), else a draw or recycle
+        (there is a stock in Klondike only)."""
         up = self._foundation_moves(pos)
         if up:
             return up[0]
-        if draws:
-            for m in self._legal(pos):
-                if m.src.kind == "stock" or m.dst.kind == "stock":
-                    return m
+        for m in self._legal(pos):
+            if m.src.kind == "stock" or m.dst.kind == "stock":
+                return m
         return None
 
-    def _finishes(self, pos: Any, *, draws: bool) -> bool:
+    def _finishes(self, pos: P) -> bool:
         """True when the finishing moves alone (foundation moves, and draws in
         Klondike) win from ``pos``."""
         idle = 0
         while not self.rules.is_won(pos):
-            move = self._finishing_move(pos, draws=draws)
+            move = self._finishing_move(pos)
             if move is None:
                 return False
             if move.dst.kind == "foundation":
@@ -483,85 +475,6 @@ class Session:
             pos = self.rules.play(pos, move)
         return True
 
-    # -- views --------------------------------------------------------------
-
-    def position_json(self) -> dict[str, Any]:
-        pos = self.position
-        founds = [None if t is None else t.code() for t in pos.foundations]
-        if isinstance(pos, KlondikePosition):
-            return {
-                "tableau": [
-                    {"down": h, "up": [c.code() for c in pile[h:]]}
-                    for pile, h in zip(pos.tableau, pos.hidden, strict=True)
-                ],
-                "foundations": founds,
-                "stock": len(pos.stock),
-                "waste": [c.code() for c in pos.waste],
-            }
-        return {
-            "tableau": [{"down": 0, "up": [c.code() for c in col]} for col in pos.tableau],
-            "foundations": founds,
-            "cells": [None if c is None else c.code() for c in pos.cells],
-        }
-
-    def _view(self) -> dict[str, Any]:
-        """What the state shows of the position alone, worked out once per
-        frame (shared: read only)."""
-        top = self.top
-        if top.view is None:
-            pos = top.position
-            legal = self._legal(pos)
-            won = self.is_won()
-            limits = None
-            if isinstance(pos, FreeCellPosition):
-                to_card, to_empty = self.rules.run_limits(pos)  # type: ignore[attr-defined]
-                limits = {"to_card": to_card, "to_empty": to_empty}
-            top.view = {
-                "position": self.position_json(),
-                "moves": [m.to_json() for m in legal],
-                "limits": limits,
-                "recycles": getattr(pos, "recycles", 0),
-                "foundation_cards": pos.foundation_count(),
-                "won": won,
-                "no_legal_move": not won and not legal,
-                "autocomplete": self.autocomplete_available(),
-                "autocollect": not won and self.autocollect_available(),
-            }
-        return top.view
-
-    def state_json(self, now: int | None = None) -> dict[str, Any]:
-        """The game as the HTTP contract shows it (without id and version)."""
-        view = self._view()
-        return {
-            "variant": self.variant.id,
-            "deal": self.deal,
-            "deal_id": None if self.deal is None else f"{self.variant.id}-{self.deal}",
-            "daily": None if self.daily is None else self.daily.isoformat(),
-            "position": view["position"],
-            "moves": view["moves"],
-            "limits": view["limits"],
-            "counters": {
-                "moves": self.moves_count,
-                "recycles": view["recycles"],
-                "foundation_cards": view["foundation_cards"],
-                "elapsed_ms": self.elapsed(now),
-                "clock_running": self.clock_running,
-            },
-            "flags": {
-                "won": view["won"],
-                "no_legal_move": view["no_legal_move"],
-                "autocomplete": view["autocomplete"],
-                "autocollect": view["autocollect"],
-                "can_undo": self.top.below is not None,
-            },
-            "last": self.last,
-        }
-
-
-def _move_last(kind: str, pos: Any, move: Move) -> dict[str, Any]:
-    flipped = False
-    if isinstance(pos, KlondikePosition) and move.src.kind == "tableau":
-        i = move.src.index
-        remaining = len(pos.tableau[i]) - move.count
-        flipped = remaining > 0 and pos.hidden[i] >= remaining
-    return {"type": kind, **move.to_json(), "flipped": flipped}
+    def _move_last(self, kind: str, pos: P, move: Move) -> dict[str, Any]:
+        """What the answer says of a move just played."""
+        return {"type": kind, **move.to_json(), "flipped": self.rules.reveals(pos, move)}

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from jielong.rules.core import Illegal, Move, Pile
 from jielong.session import ActionError, IllegalAction, Session, Step
+from jielong.web.gamestate import state_json
 
 T = [Pile("tableau", i) for i in range(8)]
 C = [Pile("cell", i) for i in range(4)]
@@ -159,7 +160,7 @@ def test_draw_recycles_an_empty_stock_and_counts() -> None:
     assert s.position.recycles == 1 and len(s.position.stock) == 24
     assert s.moves_count == 25
     assert s.last is not None and s.last["type"] == "recycle"
-    assert s.state_json()["counters"]["recycles"] == 1
+    assert state_json(s)["counters"]["recycles"] == 1
 
 
 def test_draw_with_stock_and_waste_empty_is_illegal() -> None:
@@ -170,9 +171,9 @@ def test_draw_with_stock_and_waste_empty_is_illegal() -> None:
 
 
 def test_no_legal_move_flag() -> None:
-    stuck = Session("klondike-3", start_text=KLONDIKE_STUCK).state_json()
+    stuck = state_json(Session("klondike-3", start_text=KLONDIKE_STUCK))
     assert stuck["moves"] == [] and stuck["flags"]["no_legal_move"] is True
-    assert Session("klondike-3", deal=1).state_json()["flags"]["no_legal_move"] is False
+    assert state_json(Session("klondike-3", deal=1))["flags"]["no_legal_move"] is False
 
 
 def test_draw_is_klondike_only() -> None:
@@ -183,12 +184,12 @@ def test_draw_is_klondike_only() -> None:
 
 def test_freecell_autocomplete_one_card_per_step_and_undo_step() -> None:
     s = Session("freecell", start_text=FREECELL_KINGS)
-    assert s.state_json()["flags"]["autocomplete"] is True
+    assert state_json(s)["flags"]["autocomplete"] is True
     for n in range(1, 5):
         s.autocomplete_step(now=1000 * n)
         assert s.moves_count == n and len(s.steps) == n
     assert s.is_won()
-    state = s.state_json()
+    state = state_json(s)
     assert state["flags"]["won"] and not state["flags"]["autocomplete"]
     # lowest card first: the four kings went up clubs, diamonds, hearts, spades
     assert [step.moves[0].src for step in s.steps] == [T[1], T[2], T[0], T[3]]
@@ -198,7 +199,7 @@ def test_freecell_autocomplete_one_card_per_step_and_undo_step() -> None:
 
 def test_freecell_autocomplete_needs_every_card_to_reach_the_foundations() -> None:
     s = Session("freecell", start_text=FREECELL_BLOCKED)
-    assert s.state_json()["flags"]["autocomplete"] is False
+    assert state_json(s)["flags"]["autocomplete"] is False
     with pytest.raises(ActionError) as err:
         s.autocomplete_step()
     assert err.value.code == "autocomplete_unavailable"
@@ -207,8 +208,8 @@ def test_freecell_autocomplete_needs_every_card_to_reach_the_foundations() -> No
 
 def test_kongdang_autocollect_is_one_undo_step_counting_each_card() -> None:
     s = Session("kongdang", start_text=FREECELL_KINGS)
-    assert s.state_json()["flags"]["autocollect"] is True
-    assert s.state_json()["flags"]["autocomplete"] is False
+    assert state_json(s)["flags"]["autocollect"] is True
+    assert state_json(s)["flags"]["autocomplete"] is False
     with pytest.raises(ActionError):
         s.autocomplete_step()
     s.autocollect()
@@ -268,7 +269,7 @@ def test_a_win_stops_the_clock_and_is_recorded_once() -> None:
 
 def test_klondike_flip_is_reported_and_face_down_cards_are_hidden() -> None:
     s = Session("klondike-3", deal=1)
-    view = s.state_json()["position"]
+    view = state_json(s)["position"]
     assert [p["down"] for p in view["tableau"]] == list(range(7))
     assert all(len(p["up"]) == 1 for p in view["tableau"])
     assert view["stock"] == 24 and view["waste"] == []

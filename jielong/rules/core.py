@@ -153,6 +153,29 @@ class Rules(Protocol[P]):
 
     def is_won(self, position: P) -> bool: ...
 
+    def run_limits(self, position: P) -> tuple[int, int] | None:
+        """The longest run the hand may move onto a card and into an empty
+        column, or ``None`` where any ordered run may move (Klondike)."""
+        ...
+
+    def pile_size(self, position: P, pile: Pile) -> int:
+        """How many cards ``pile`` holds (face down ones too)."""
+        ...
+
+    def moving_card(self, position: P, move: Move) -> int:
+        """The card ``move`` carries first (a run's top card); -1 for a
+        draw from the stock, which carries no one card."""
+        ...
+
+    def reveals(self, position: P, move: Move) -> bool:
+        """Whether ``move`` turns a face-down card face up."""
+        ...
+
+    def all_cards_known(self, position: P) -> bool:
+        """Whether every card has been seen (Klondike: none face down and the
+        whole stock turned once), the condition for finishing by itself."""
+        ...
+
     def to_text(self, position: P) -> str: ...
 
     def from_text(self, text: str) -> P: ...

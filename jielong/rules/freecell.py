@@ -126,6 +126,26 @@ class FreeCell:
         f, e = pos.free_cells(), pos.empty_columns()
         return self.max_run(f, e), self.max_run(f, max(e - 1, 0))
 
+    def pile_size(self, pos: FreeCellPosition, pile: Pile) -> int:
+        if pile.kind == "tableau":
+            return len(pos.tableau[pile.index])
+        top = pos.cells[pile.index] if pile.kind == "cell" else pos.foundations[pile.index]
+        return 0 if top is None else top.rank if pile.kind == "foundation" else 1
+
+    def moving_card(self, pos: FreeCellPosition, move: Move) -> int:
+        src = move.src
+        if src.kind == "tableau":
+            return int(pos.tableau[src.index][-move.count])
+        card = pos.cells[src.index] if src.kind == "cell" else pos.foundations[src.index]
+        assert card is not None
+        return int(card)
+
+    def reveals(self, pos: FreeCellPosition, move: Move) -> bool:
+        return False  # every card is face up
+
+    def all_cards_known(self, pos: FreeCellPosition) -> bool:
+        return True
+
     def legal_moves(self, pos: FreeCellPosition) -> list[Move]:
         # Moves come from prebuilt tables, targets from a map of what each
         # column top takes: the solvers call this for every node they expand.

@@ -164,6 +164,39 @@ class Klondike:
     def is_won(self, position: KlondikePosition) -> bool:
         return all(top is not None and top.rank == 13 for top in position.foundations)
 
+    def run_limits(self, pos: KlondikePosition) -> None:
+        return None  # any ordered run moves
+
+    def pile_size(self, pos: KlondikePosition, pile: Pile) -> int:
+        if pile.kind == "tableau":
+            return len(pos.tableau[pile.index])
+        if pile.kind == "foundation":
+            top = pos.foundations[pile.index]
+            return 0 if top is None else top.rank
+        return len(pos.stock if pile.kind == "stock" else pos.waste)
+
+    def moving_card(self, pos: KlondikePosition, move: Move) -> int:
+        src = move.src
+        if src.kind == "tableau":
+            return int(pos.tableau[src.index][-move.count])
+        if src.kind == "waste":
+            return int(pos.waste[-1])
+        if src.kind == "foundation":
+            top = pos.foundations[src.index]
+            assert top is not None
+            return int(top)
+        return -1  # the stock: not a card move
+
+    def reveals(self, pos: KlondikePosition, move: Move) -> bool:
+        if move.src.kind != "tableau":
+            return False
+        i = move.src.index
+        remaining = len(pos.tableau[i]) - move.count
+        return remaining > 0 and pos.hidden[i] >= remaining
+
+    def all_cards_known(self, pos: KlondikePosition) -> bool:
+        return pos.all_revealed() and pos.stock_all_seen()
+
     # -- moves --------------------------------------------------------------
 
     def legal_moves(self, pos: KlondikePosition) -> list[Move]:

@@ -14,8 +14,8 @@ from jielong.rules.registry import rules_for
 from jielong.rules.variants import get_variant
 from jielong.solve.result import SolveResult
 from jielong.textboard import position_text
-from jielong.web.api_games import _load, _store
 from jielong.web.errors import ApiError
+from jielong.web.gamestate import load_game, store_of
 from jielong.web.hintgate import HintGate, HintRefused
 from jielong.web.hintpool import HintBusy, HintPool, HintUnavailable
 from jielong.web.limits import client_address
@@ -29,7 +29,7 @@ ANALYSIS_SECONDS = 4.0
 
 @router.get("/games/{game_id}/position", summary="The current position as text and as a link")
 def position(game_id: str, request: Request) -> dict[str, Any]:
-    record = _load(_store(request), game_id)
+    record = load_game(store_of(request), game_id)
     session = record.session
     pos, variant = session.position, session.variant.id
     code = encode(pos)
@@ -92,8 +92,8 @@ def _thoughtful(pos: Any) -> bool:
 
 @router.get("/games/{game_id}/analysis", summary="The solvers' verdict on the current position")
 async def analysis(game_id: str, request: Request) -> dict[str, Any]:
-    store = _store(request)
-    record = await run_in_threadpool(_load, store, game_id)
+    store = store_of(request)
+    record = await run_in_threadpool(load_game, store, game_id)
     session = record.session
     pos, variant = session.position, session.variant.id
     head = {"version": record.version, "thoughtful": _thoughtful(pos), "seconds": ANALYSIS_SECONDS}

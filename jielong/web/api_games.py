@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
@@ -10,7 +9,6 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.concurrency import run_in_threadpool
 
 from jielong.catalogue import (
-    CATALOGUE_SIZE,
     DealId,
     is_unsolvable,
     random_deal,
@@ -22,6 +20,7 @@ from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.costly import costly, daily_deal_for
 from jielong.web.errors import ApiError, check_variant, deal_number, parse_date
+from jielong.web.gamestate import game_state, load_game, store_of
 from jielong.web.growth import CreationLimit
 from jielong.web.hintgate import HintGate, HintRefused
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
@@ -31,7 +30,6 @@ from jielong.web.winnable import WinnableDeals, WinnablePool
 
 router = APIRouter(prefix="/api", tags=["games"])
 
-_GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 MAX_VERSION = 2**31 - 1
 
 Version = Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
@@ -88,46 +86,6 @@ class ClockReport(BaseModel):
 
 class HintRequest(BaseModel):
     version: Version
-
-
-def known_winnable(request: Request, session: Session) -> bool:
-    """Whether the game's deal is known to be winnable: a Klondike deal once
-    dealt as winnable or a Klondike daily deal (the solver won both), or a
-    FreeCell catalogue deal not proven unsolvable (the catalogue's survey
-    solved all the others)."""
-    deal = session.deal
-    if deal is None:
-        return False
-    if session.variant.family == "freecell":
-        return deal <= CATALOGUE_SIZE and not is_unsolvable(session.variant.id, deal)
-    if session.daily is not None:
-        return True
-    deals: WinnableDeals = request.app.state.winnable_deals
-    return deals.known(session.variant.id, deal)
-
-
-def game_state(record: GameRecord, request: Request) -> dict[str, Any]:
-    session = record.session
-    unsolvable = session.deal is not None and is_unsolvable(session.variant.id, session.deal)
-    return {
-        "id": record.id,
-        "version": record.version,
-        **session.state_json(),
-        "unsolvable": unsolvable,
-        "winnable": known_winnable(request, session),
-    }
-
-
-def _store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
-
-
-def _load(store: Store, game_id: str) -> GameRecord:
-    record = store.load(game_id) if _GAME_ID.fullmatch(game_id) else None
-    if record is None:
-        raise ApiError(404, "game_not_found")
-    return record
 
 
 def _stale(record: GameRecord, request: Request) -> ApiError:
@@ -229,7 +187,7 @@ def _new_session(
 
 @router.post("/games", status_code=201, summary="Start a game (or resume today's daily game)")
 def create_game(body: GameCreate, request: Request) -> JSONResponse:
-    store = _store(request)
+    store = store_of(request)
     player: str = request.state.player
     # before the deal is chosen: a winnable or daily deal may take a solver run
     limit: CreationLimit = request.app.state.creation_limit
@@ -252,13 +210,13 @@ def create_game(body: GameCreate, request: Request) -> JSONResponse:
 
 @router.get("/games/{game_id}", summary="A game's state")
 def read_game(game_id: str, request: Request) -> JSONResponse:
-    return JSONResponse(game_state(_load(_store(request), game_id), request))
+    return JSONResponse(game_state(load_game(store_of(request), game_id), request))
 
 
 @router.post("/games/{game_id}/actions", summary="Act on a game: move, draw, undo, ...")
 def act(game_id: str, body: Action, request: Request) -> JSONResponse:
-    store = _store(request)
-    record = _load(store, game_id)
+    store = store_of(request)
+    record = load_game(store, game_id)
     if record.version != body.version:
         raise _stale(record, request)
     move = None
@@ -292,20 +250,20 @@ def act(game_id: str, body: Action, request: Request) -> JSONResponse:
 
 @router.post("/games/{game_id}/clock", summary="Pause or resume the clock (tab visibility)")
 def clock(game_id: str, body: ClockReport, request: Request) -> JSONResponse:
-    store = _store(request)
+    store = store_of(request)
     for _ in range(5):
-        record = _load(store, game_id)
+        record = load_game(store, game_id)
         record.session.set_clock(body.running)
         if store.save_clock(record):
             return JSONResponse(game_state(record, request))
     # the game keeps changing under us: its actions run the clock anyway
-    return JSONResponse(game_state(_load(store, game_id), request))
+    return JSONResponse(game_state(load_game(store, game_id), request))
 
 
 @router.post("/games/{game_id}/hint", summary="A hint for the game's current version")
 async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
-    store = _store(request)
-    record = await run_in_threadpool(_load, store, game_id)
+    store = store_of(request)
+    record = await run_in_threadpool(load_game, store, game_id)
     if record.version != body.version:
         raise await run_in_threadpool(_stale, record, request)
     pool: HintPool = request.app.state.hints
@@ -341,7 +299,7 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
     except HintUnavailable:
         raise ApiError(503, "hint_unavailable", headers={"Retry-After": "1"}) from None
     except HintCancelled:
-        current = await run_in_threadpool(_load, store, game_id)
+        current = await run_in_threadpool(load_game, store, game_id)
         raise await run_in_threadpool(_stale, current, request) from None
     return {"version": body.version, **answer}
 

@@ -1,0 +1,138 @@
+"""A game as the HTTP API shows it: the position's JSON view, the state
+with its counters and flags, and the record as the routes answer it.
+
+The session (:mod:`jielong.session`) is the game; this module is its view.
+Face-down Klondike cards are never shown, only how many there are.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import Request
+
+from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
+from jielong.rules.freecell import FreeCellPosition
+from jielong.rules.klondike import KlondikePosition
+from jielong.session import Session
+from jielong.store import GameRecord, Store
+from jielong.web.errors import ApiError
+from jielong.web.winnable import WinnableDeals
+
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def position_json(position: KlondikePosition | FreeCellPosition) -> dict[str, Any]:
+    """The position as the page draws it (Klondike: face-down cards counted,
+    the stock's cards unnamed)."""
+    founds = [None if t is None else t.code() for t in position.foundations]
+    if isinstance(position, KlondikePosition):
+        return {
+            "tableau": [
+                {"down": h, "up": [c.code() for c in pile[h:]]}
+                for pile, h in zip(position.tableau, position.hidden, strict=True)
+            ],
+            "foundations": founds,
+            "stock": len(position.stock),
+            "waste": [c.code() for c in position.waste],
+        }
+    return {
+        "tableau": [{"down": 0, "up": [c.code() for c in col]} for col in position.tableau],
+        "foundations": founds,
+        "cells": [None if c is None else c.code() for c in position.cells],
+    }
+
+
+def _view(session: Session) -> dict[str, Any]:
+    """What the state shows of the position alone, worked out once per undo
+    frame and kept on it (shared: read only)."""
+    top = session.top
+    if top.view is None:
+        pos = session.position
+        legal = session.legal_moves()
+        won = session.is_won()
+        limits = session.rules.run_limits(pos)
+        top.view = {
+            "position": position_json(pos),
+            "moves": [m.to_json() for m in legal],
+            "limits": None if limits is None else {"to_card": limits[0], "to_empty": limits[1]},
+            "recycles": pos.recycles if isinstance(pos, KlondikePosition) else 0,
+            "foundation_cards": pos.foundation_count(),
+            "won": won,
+            "no_legal_move": not won and not legal,
+            "autocomplete": session.autocomplete_available(),
+            "autocollect": not won and session.autocollect_available(),
+        }
+    return top.view
+
+
+def state_json(session: Session, now: int | None = None) -> dict[str, Any]:
+    """The game as the HTTP contract shows it (without id and version)."""
+    view = _view(session)
+    return {
+        "variant": session.variant.id,
+        "deal": session.deal,
+        "deal_id": None if session.deal is None else f"{session.variant.id}-{session.deal}",
+        "daily": None if session.daily is None else session.daily.isoformat(),
+        "position": view["position"],
+        "moves": view["moves"],
+        "limits": view["limits"],
+        "counters": {
+            "moves": session.moves_count,
+            "recycles": view["recycles"],
+            "foundation_cards": view["foundation_cards"],
+            "elapsed_ms": session.elapsed(now),
+            "clock_running": session.clock_running,
+        },
+        "flags": {
+            "won": view["won"],
+            "no_legal_move": view["no_legal_move"],
+            "autocomplete": view["autocomplete"],
+            "autocollect": view["autocollect"],
+            "can_undo": session.top.below is not None,
+        },
+        "last": session.last,
+    }
+
+
+def known_winnable(request: Request, session: Session) -> bool:
+    """Whether the game's deal is known to be winnable: a Klondike deal once
+    dealt as winnable or a Klondike daily deal (the solver won both), or a
+    FreeCell catalogue deal not proven unsolvable (the catalogue's survey
+    solved all the others)."""
+    deal = session.deal
+    if deal is None:
+        return False
+    if session.variant.family == "freecell":
+        return deal <= CATALOGUE_SIZE and not is_unsolvable(session.variant.id, deal)
+    if session.daily is not None:
+        return True
+    deals: WinnableDeals = request.app.state.winnable_deals
+    return deals.known(session.variant.id, deal)
+
+
+def game_state(record: GameRecord, request: Request) -> dict[str, Any]:
+    """A stored game as every game route answers it."""
+    session = record.session
+    unsolvable = session.deal is not None and is_unsolvable(session.variant.id, session.deal)
+    return {
+        "id": record.id,
+        "version": record.version,
+        **state_json(session),
+        "unsolvable": unsolvable,
+        "winnable": known_winnable(request, session),
+    }
+
+
+def store_of(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def load_game(store: Store, game_id: str) -> GameRecord:
+    """The game ``game_id``, or a 404 (also for a malformed id)."""
+    record = store.load(game_id) if _GAME_ID.fullmatch(game_id) else None
+    if record is None:
+        raise ApiError(404, "game_not_found")
+    return record
