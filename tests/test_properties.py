@@ -129,16 +129,38 @@ def test_explain_agrees_with_legal_moves(variant: str, data: st.DataObject) -> N
         pos = rules.play(pos, data.draw(st.sampled_from(legal), label="move"))
 
 
+def near_won(variant: str, lifted: list[int]) -> Any:
+    """A position with ``lifted[s]`` top cards of suit ``s`` taken off its
+    foundation (slot ``s``) and piled face up on column ``s``, lowest last:
+    every card is placed, and the foundation moves win it back."""
+    founds = tuple(None if n == 13 else Card.of(13 - n, s) for s, n in enumerate(lifted))
+    columns = [tuple(Card.of(r, s) for r in range(13, 13 - n, -1)) for s, n in enumerate(lifted)]
+    if get_variant(variant).family == "klondike":
+        piles = (*columns, (), (), ())
+        return KlondikePosition(piles, (0,) * 7, (), (), founds)
+    return FreeCellPosition((*columns, (), (), (), ()), (None,) * 4, founds)
+
+
 @settings(max_examples=15)
 @given(variant=st.sampled_from(VARIANT_IDS), data=st.data())
 def test_won_only_with_52_cards_up(variant: str, data: st.DataObject) -> None:
     rules: Rules[Any] = rules_for(variant)
+    # a random playout from a deal, foundation moves first ...
     pos = rules.deal(data.draw(deal_numbers(variant), label="deal"))
     for _ in range(data.draw(st.integers(0, 60), label="steps")):
         assert rules.is_won(pos) == (pos.foundation_count() == 52)
         legal = rules.legal_moves(pos)
         if not legal:
             break
-        # prefer foundation moves so that some playouts get far
         up = [m for m in legal if m.dst.kind == "foundation"]
         pos = rules.play(pos, data.draw(st.sampled_from(up or legal), label="move"))
+    # ... and the end of a game: cards played home one by one until it is won
+    lifted = data.draw(st.lists(st.integers(0, 13), min_size=4, max_size=4), label="lifted")
+    pos = near_won(variant, lifted)
+    check_invariants(variant, pos)
+    for _ in range(sum(lifted)):
+        assert pos.foundation_count() < 52 and not rules.is_won(pos)
+        up = [m for m in rules.legal_moves(pos) if m.dst.kind == "foundation"]
+        assert up, rules.to_text(pos)
+        pos = rules.play(pos, data.draw(st.sampled_from(up), label="home"))
+    assert pos.foundation_count() == 52 and rules.is_won(pos)
