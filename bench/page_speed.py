@@ -1,8 +1,9 @@
 """Page speed of the table, measured in Chromium against the real app.
 
 Figures: bytes transferred for a first visit (as sent: compressed where the
-server compresses, headers included), time from navigation to the first
-playable board, and time from a click on the stock to the redrawn board.
+server compresses, headers included) of the table, the home page and the
+statistics page, time from navigation to the first playable board, and time
+from a click on the stock to the redrawn board.
 
     python bench/page_speed.py            # every variant, 5 visits, 40 clicks
     python bench/page_speed.py --smoke    # one variant, 2 visits, 8 clicks
@@ -66,6 +67,23 @@ def first_visit(browser: Any, base: str, path: str) -> tuple[int, int, float, fl
     return int(sum(received.values())), len(received), board_ms, api_ms
 
 
+def page_weight(browser: Any, base: str, path: str) -> tuple[int, int]:
+    """Bytes and requests of a visit to a page with an empty cache."""
+    context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    received: dict[str, float] = {}
+    cdp.on(
+        "Network.loadingFinished",
+        lambda e: received.__setitem__(e["requestId"], e["encodedDataLength"]),
+    )
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return int(sum(received.values())), len(received)
+
+
 def click_times(browser: Any, base: str, variant: str, clicks: int) -> list[float]:
     context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -113,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"median {statistics.median(boards):.0f} ms (best {min(boards):.0f} ms; "
                 f"creating the game: median {creating:.0f} ms)"
             )
+        for path in ("/", "/stats"):
+            size, requests = page_weight(browser, base, path)
+            print(f"  first visit {path}: {size} bytes transferred in {requests} requests")
         for variant in [v for v in variants if v.startswith("klondike")]:
             times = sorted(click_times(browser, base, variant, clicks))
             p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
