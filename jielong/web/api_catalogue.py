@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
@@ -12,6 +12,7 @@ from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.costly import daily_deal_for
 from jielong.web.errors import parse_date, variant_or_error
+from jielong.web.schema import DATE_PATTERN, VARIANT_IDS
 from jielong.web.statsview import player_stats
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
@@ -40,7 +41,7 @@ def variants() -> dict[str, Any]:
 
 @router.get("/deals/{variant}", summary="Browse deal numbers, with the unsolvable ones marked")
 def deals(
-    variant: str,
+    variant: Annotated[str, Path(json_schema_extra={"enum": VARIANT_IDS})],
     start: Annotated[int, Query(ge=1, le=CATALOGUE_SIZE)] = 1,
     count: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> dict[str, Any]:
@@ -58,7 +59,16 @@ def deals(
 
 @router.get("/daily/{variant}", summary="The daily deal of a UTC date (default today)")
 def daily(
-    variant: str, request: Request, date: Annotated[str | None, Query(max_length=32)] = None
+    variant: Annotated[str, Path(json_schema_extra={"enum": VARIANT_IDS})],
+    request: Request,
+    date: Annotated[
+        str | None,
+        Query(
+            max_length=32,
+            description="YYYY-MM-DD (UTC), up to a year either side of today",
+            json_schema_extra={"format": "date", "pattern": DATE_PATTERN},
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     variant = variant_or_error(variant)
     day = parse_date(date)

@@ -26,13 +26,14 @@ from jielong.web.hintgate import HintGate, HintRefused
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
 from jielong.web.limits import client_address
 from jielong.web.responses import JSONResponse
+from jielong.web.schema import DATE_PATTERN, DEAL_ID_PATTERN, VARIANT_IDS, WholeNumber
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
 router = APIRouter(prefix="/api", tags=["games"])
 
 MAX_VERSION = 2**31 - 1
 
-Version = Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
+Version = Annotated[WholeNumber, Field(ge=0, le=MAX_VERSION)]
 
 
 class GameCreate(BaseModel):
@@ -41,13 +42,21 @@ class GameCreate(BaseModel):
     random deal known to be winnable; ``variant`` + ``position`` (a custom
     position, not counted in statistics)."""
 
-    variant: str | None = Field(None, max_length=64)
+    variant: str | None = Field(None, max_length=64, json_schema_extra={"enum": VARIANT_IDS})
     deal: StrictInt | Annotated[str, Field(max_length=40)] | None = Field(
         None, description="a number, or its ASCII digits as typed in a deal box"
     )
-    deal_id: str | None = Field(None, max_length=64)
+    # the pattern documents; a deal id that breaks it answers 400 bad_deal_id
+    deal_id: str | None = Field(
+        None, max_length=64, json_schema_extra={"pattern": DEAL_ID_PATTERN}
+    )
     daily: StrictBool = False
-    date: str | None = Field(None, max_length=32, description="YYYY-MM-DD (UTC)")
+    date: str | None = Field(
+        None,
+        max_length=32,
+        description="YYYY-MM-DD (UTC), up to a year either side of today",
+        json_schema_extra={"format": "date", "pattern": DATE_PATTERN},
+    )
     position: str | None = Field(None, max_length=20_000)
     winnable: StrictBool = Field(
         False,
@@ -61,7 +70,7 @@ class MoveStep(BaseModel):
 
     from_: str = Field(alias="from", max_length=32)
     to: str = Field(max_length=32)
-    count: Annotated[StrictInt, Field(ge=1, le=52)] = 1
+    count: Annotated[WholeNumber, Field(ge=1, le=52)] = 1
 
 
 class Action(BaseModel):
@@ -71,7 +80,7 @@ class Action(BaseModel):
     type: Literal["move", "draw", "undo", "restart", "autocomplete_step", "autocollect"]
     from_: str | None = Field(None, alias="from", max_length=32)
     to: str | None = Field(None, max_length=32)
-    count: Annotated[StrictInt, Field(ge=1, le=52)] = 1
+    count: Annotated[WholeNumber, Field(ge=1, le=52)] = 1
     steps: list[MoveStep] | None = Field(
         None,
         max_length=MAX_RUN_STEPS,

@@ -41,6 +41,7 @@ from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
 from jielong.web.limits import BodyLimit, limit_repeated_logs
 from jielong.web.responses import JSONResponse
+from jielong.web.schema import ERROR_RESPONSES
 from jielong.web.security import PlayerIds, SiteHeaders, player_key
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
@@ -133,6 +134,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         lifespan=lifespan,
         docs_url="/docs" if settings.docs else None,
         redoc_url=None,
+        responses=ERROR_RESPONSES,
     )
     app.state.settings = settings
     app.state.store = store

@@ -1,0 +1,293 @@
+"""The server under abuse and faults, this tree beside an anchor tree.
+
+Three scenarios, each on a fresh ``jielong serve`` on 127.0.0.1:
+
+* ``flood``: 50 clients playing FreeCell by random moves (as in
+  server_load.py) while one client (one player cookie) keeps 12 hint requests
+  open on slow positions, and a second player asks for a hint on a fresh deal
+  every half second: actions/s, p99, and that player's hint success rate.
+* ``body``: one POST with a 200 MB body: the server's peak RSS while it
+  arrives, and the answer.
+* ``outage``: PostgreSQL stopped for 10 s under 5 clients reading and acting:
+  the answers given meanwhile, connections dropped, tracebacks logged, and
+  whether the clients are served again once it is back.
+
+    python bench/hardening.py --anchor /path/to/old-clone
+    python bench/hardening.py --smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from server_load import Connection, client
+
+from jielong.rules.registry import rules_for
+from jielong.testing.processes import PostgresCluster, ServerProcess, postgres_bin
+
+# a kongdang deal whose hints keep a worker busy for the whole deadline
+SLOW = {
+    "variant": "kongdang",
+    "position": rules_for("kongdang").to_text(rules_for("kongdang").deal(11982)),
+}
+
+
+def _server(database: str, tree: Path | None, *args: str) -> ServerProcess:
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
+    return ServerProcess(database, *args, env=env, cwd=tree)
+
+
+# -- flood ---------------------------------------------------------------------
+
+
+async def _flood(port: int, seconds: float, flooders: int) -> dict[str, Any]:
+    start_at = time.perf_counter() + 2.0
+    stop_at = start_at + seconds
+    latencies: list[float] = []
+    errors: list[int] = []
+    attacker = [Connection("127.0.0.1", port) for _ in range(flooders)]
+    await attacker[0].request("GET", "/api/variants")
+    for conn in attacker[1:]:
+        conn.cookie = attacker[0].cookie  # one player holding many requests open
+    flood_answers: Counter[int] = Counter()
+
+    async def flood(conn: Connection) -> None:
+        status, game = await conn.request("POST", "/api/games", SLOW)
+        if status != 201:
+            flood_answers[status] += 1
+            return
+        while time.perf_counter() < stop_at:
+            status, _ = await conn.request("POST", f"/api/games/{game['id']}/hint", {"version": 1})
+            flood_answers[status] += 1
+            if status != 200:
+                await asyncio.sleep(0.05)  # a refusal is immediate: do not spin
+        conn.close()
+
+    victim_answers: Counter[int] = Counter()
+
+    async def victim() -> None:
+        conn = Connection("127.0.0.1", port)
+        rng = random.Random(7)
+        while time.perf_counter() < start_at:
+            await asyncio.sleep(0.05)
+        while time.perf_counter() < stop_at:
+            deal = rng.randint(1, 30000)
+            _, game = await conn.request(
+                "POST", "/api/games", {"variant": "freecell", "deal": deal}
+            )
+            path = f"/api/games/{game['id']}/hint"
+            status, _ = await conn.request("POST", path, {"version": game["version"]})
+            victim_answers[status] += 1
+            await asyncio.sleep(0.5)
+        conn.close()
+
+    players = [
+        client(
+            Connection("127.0.0.1", port), random.Random(i), start_at, stop_at, latencies, errors
+        )
+        for i in range(50)
+    ]
+    await asyncio.gather(*players, *(flood(c) for c in attacker), victim())
+    latencies.sort()
+    q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
+    return {
+        "rate": len(latencies) / seconds,
+        "p99_ms": q[98] * 1000,
+        "victim_ok": victim_answers[200],
+        "victim_asked": sum(victim_answers.values()),
+        "victim": dict(victim_answers),
+        "flood": dict(flood_answers),
+    }
+
+
+def flood(tree: Path | None, args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
+        server = _server(f"sqlite:///{Path(tmp) / 'g.sqlite3'}", tree, "--hint-workers", "2")
+        with server:
+            f = asyncio.run(_flood(server.port, args.seconds, 12))
+    print(
+        f"flood   {_name(tree)}: {f['rate']:.0f} actions/s, p99 {f['p99_ms']:.0f} ms; "
+        f"the other player's hints: {f['victim_ok']}/{f['victim_asked']} answered "
+        f"(statuses {f['victim']}); the flood's statuses {f['flood']}",
+        flush=True,
+    )
+
+
+# -- body ----------------------------------------------------------------------
+
+
+def _rss_kb(pid: int) -> int:
+    """The resident memory of a process and its descendants (kB)."""
+    total = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+        if int(fields.get("Pid", "0")) == pid or int(fields.get("PPid", "0")) == pid:
+            total += int(fields.get("VmRSS", "0 kB").split()[0] or 0)
+    return total
+
+
+def body(tree: Path | None, args: argparse.Namespace) -> None:
+    size = (20 if args.smoke else 200) * 1024 * 1024
+    with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
+        server = _server(f"sqlite:///{Path(tmp) / 'g.sqlite3'}", tree, "--hint-workers", "1")
+        with server:
+            before = _rss_kb(server.pid)
+            peak = [before]
+            done = threading.Event()
+
+            def watch() -> None:
+                while not done.is_set():
+                    peak[0] = max(peak[0], _rss_kb(server.pid))
+                    time.sleep(0.02)
+
+            watcher = threading.Thread(target=watch)
+            watcher.start()
+            sent = 0
+            answer = b""
+            started = time.perf_counter()
+            with socket.create_connection(("127.0.0.1", server.port), timeout=60) as s:
+                head = (
+                    f"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {size}\r\n\r\n"
+                ).encode()
+                s.sendall(head)
+                chunk = b"x" * (1024 * 1024)
+                try:
+                    while sent < size:
+                        s.sendall(chunk)
+                        sent += len(chunk)
+                except OSError:
+                    pass  # the server closed the connection: the rest is not read
+                try:
+                    answer = s.recv(200)
+                except OSError:
+                    answer = b""
+            seconds = time.perf_counter() - started
+            time.sleep(0.3)
+            done.set()
+            watcher.join()
+    status = answer.split(b"\r\n", 1)[0].decode(errors="replace") or "(connection closed)"
+    print(
+        f"body    {_name(tree)}: {size >> 20} MB body: server RSS {before // 1024} MB before, "
+        f"{peak[0] // 1024} MB at most; {sent >> 20} MB accepted in {seconds:.1f} s; "
+        f"answer {status!r}",
+        flush=True,
+    )
+
+
+# -- outage --------------------------------------------------------------------
+
+
+async def _outage(
+    port: int,
+    game_ids: list[str],
+    down: float,
+    pause: Callable[[], None],
+    resume: Callable[[], None],
+) -> dict[str, Any]:
+    phase = ["before"]
+    answers: dict[str, Counter[Any]] = {p: Counter() for p in ("before", "down", "after")}
+    dropped = Counter[str]()
+    stop = asyncio.Event()
+
+    async def one(game_id: str) -> None:
+        conn = Connection("127.0.0.1", port)
+        while not stop.is_set():
+            try:
+                status, _ = await conn.request("GET", f"/api/games/{game_id}")
+            except ValueError:  # an answer that is not JSON: a plain-text 500
+                status = "text 500"
+                conn.close()
+                conn = Connection("127.0.0.1", port)
+            except (OSError, IndexError, asyncio.IncompleteReadError):
+                dropped[phase[0]] += 1
+                conn.close()
+                conn = Connection("127.0.0.1", port)
+                status = "dropped"
+            answers[phase[0]][status] += 1
+            await asyncio.sleep(0.01)
+        conn.close()
+
+    loop = asyncio.get_running_loop()
+    tasks = [asyncio.ensure_future(one(g)) for g in game_ids]
+    await asyncio.sleep(2)
+    phase[0] = "down"
+    await loop.run_in_executor(None, pause)
+    await asyncio.sleep(down)
+    await loop.run_in_executor(None, resume)
+    phase[0] = "after"
+    await asyncio.sleep(3)
+    stop.set()
+    await asyncio.gather(*tasks)
+    return {"answers": {p: dict(c) for p, c in answers.items()}, "dropped": dict(dropped)}
+
+
+def outage(tree: Path | None, args: argparse.Namespace) -> None:
+    if postgres_bin() is None:
+        print("outage  skipped: PostgreSQL is not installed")
+        return
+    down = 2.0 if args.smoke else 10.0
+    with PostgresCluster() as cluster:
+        server = _server(cluster.url, tree, "--hint-workers", "1")
+        with server:
+            import httpx
+
+            games = [
+                httpx.post(f"{server.url}/api/games", json={"variant": "freecell"}).json()["id"]
+                for _ in range(5)
+            ]
+            log_before = server.log.stat().st_size
+            f = asyncio.run(_outage(server.port, games, down, cluster.pause, cluster.resume))
+            log = server.log.read_bytes()[log_before:].decode(errors="replace")
+    print(
+        f"outage  {_name(tree)}: {down:.0f} s without PostgreSQL, 5 clients reading: "
+        f"answers before {f['answers']['before']}, while down {f['answers']['down']}, "
+        f"after {f['answers']['after']}; connections dropped {f['dropped'] or 0}; "
+        f"log: {len(log.encode()) // 1024} kB, {log.count('Exception in ASGI application')} "
+        f"'Exception in ASGI application', {log.count('storage unavailable;')} outage reports",
+        flush=True,
+    )
+
+
+def _name(tree: Path | None) -> str:
+    return "this tree" if tree is None else f"anchor {tree.name}"
+
+
+SCENARIOS = {"flood": flood, "body": body, "outage": outage}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="short runs")
+    parser.add_argument("--seconds", type=float, default=None, help="length of the flood")
+    parser.add_argument("--only", choices=sorted(SCENARIOS), action="append")
+    parser.add_argument("--anchor", type=Path, default=None, metavar="TREE")
+    args = parser.parse_args(argv)
+    if args.seconds is None:
+        args.seconds = 3.0 if args.smoke else 20.0
+    for name in args.only or list(SCENARIOS):
+        SCENARIOS[name](None, args)
+        if args.anchor is not None:
+            SCENARIOS[name](args.anchor.resolve(), args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
