@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol, TypeVar
 
+from jielong.cards import Card, fits_on_tableau
 from jielong.rules.variants import Variant
 
 KINDS = ("stock", "waste", "foundation", "tableau", "cell")
@@ -189,15 +190,9 @@ def play_checked(rules: Rules[P], position: P, move: Move) -> P:
     return rules.play(position, move)
 
 
-def _parents(card: int) -> tuple[int, ...]:
-    rank = card >> 2
-    if rank == 12:
-        return ()
-    suits = (0, 3) if (card & 3) in (1, 2) else (1, 2)
-    return tuple((rank + 1) * 4 + s for s in suits)
-
-
-FITS_ON: tuple[tuple[int, ...], ...] = tuple(_parents(c) for c in range(52))
+FITS_ON: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t for t in range(52) if fits_on_tableau(c, t)) for c in range(52)
+)
 """``FITS_ON[c]``: the two cards that card ``c`` may be placed on in a tableau
 column (one rank higher, the other colour); none for a king.  A table lookup
 spares the move generators a rank-and-colour test per pair of piles."""
@@ -236,6 +231,73 @@ def foundation_accepts(top: int | None, card: int) -> bool:
     if top is None:
         return card < 4
     return card - 4 == top
+
+
+def foundation_heights(foundations: tuple[int | None, ...]) -> tuple[int, int, int, int]:
+    """How many cards of each suit (clubs, diamonds, hearts, spades) are home,
+    whichever slots hold them: the solvers' view of the foundations."""
+    heights = [0, 0, 0, 0]
+    for top in foundations:
+        if top is not None:
+            heights[top & 3] = (top >> 2) + 1
+    return heights[0], heights[1], heights[2], heights[3]
+
+
+def foundation_count(foundations: tuple[Card | None, ...]) -> int:
+    """How many cards are home."""
+    return sum(0 if top is None else top.rank for top in foundations)
+
+
+def all_home(foundations: tuple[Card | None, ...]) -> bool:
+    """Whether every foundation is complete: the game is won."""
+    return all(top is not None and top.rank == 13 for top in foundations)
+
+
+def pile_exists(pile: Pile, counts: dict[str, int]) -> bool:
+    """Whether ``pile`` is on a table with ``counts[kind]`` piles of each kind."""
+    return 0 <= pile.index < counts.get(pile.kind, 0)
+
+
+def tableau_targets(
+    columns: tuple[tuple[Card, ...], ...],
+) -> tuple[dict[int, list[int]], list[int]]:
+    """Map each card that fits on a column's top card now to those columns (in
+    column order), and list the empty columns."""
+    dest: dict[int, list[int]] = {}
+    empty: list[int] = []
+    for j, col in enumerate(columns):
+        if col:
+            for child in TAKES[col[-1]]:
+                if child in dest:
+                    dest[child].append(j)
+                else:
+                    dest[child] = [j]
+        else:
+            empty.append(j)
+    return dest, empty
+
+
+def foundation_reason(
+    founds: tuple[Card | None, ...], slot: int, card: Card, by_suit: bool
+) -> Illegal | None:
+    """Why ``card`` may not go on foundation ``slot``, or ``None``."""
+    top = founds[slot]
+    if by_suit and card.suit != slot:
+        return Illegal.FOUNDATION_WRONG_SLOT
+    if foundation_accepts(top, card):
+        return None
+    if top is not None and top.suit != card.suit:
+        return Illegal.FOUNDATION_WRONG_SUIT
+    return Illegal.FOUNDATION_WRONG_RANK
+
+
+def tableau_reason(card: Card, target: Card) -> Illegal | None:
+    """Why ``card`` may not go on ``target`` in a column, or ``None``."""
+    if card.is_red == target.is_red:
+        return Illegal.WRONG_COLOUR
+    if card.rank + 1 != target.rank:
+        return Illegal.WRONG_RANK
+    return None
 
 
 class PositionParseError(ValueError):

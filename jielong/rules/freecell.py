@@ -18,20 +18,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jielong.cards import Card, format_cards
-from jielong.cards import fits_on_tableau as _fits
 from jielong.rules.compact import expand as expand_code
 from jielong.rules.core import (
     FITS_ON,
-    TAKES,
     Illegal,
     Move,
     Pile,
     PositionParseError,
+    all_home,
     cell,
     foundation,
-    foundation_accepts,
+    foundation_count,
+    foundation_reason,
     foundation_targets,
+    pile_exists,
     tableau,
+    tableau_reason,
+    tableau_targets,
 )
 from jielong.rules.text import (
     FOUNDATION_PREFIXES,
@@ -56,25 +59,28 @@ CELLS = 4
 _TABLEAU = tuple(tableau(i) for i in range(COLUMNS))
 _FOUNDATION = tuple(foundation(i) for i in range(4))
 _CELL = tuple(cell(i) for i in range(CELLS))
+_PILES = {"foundation": 4, "tableau": COLUMNS, "cell": CELLS}
 
 # Every move legal_moves can list, built once: [source][target] (and [count - 1]).
-_T2T = [
+_TABLEAU_TO_TABLEAU = [
     [[Move(_TABLEAU[i], _TABLEAU[j], k) for k in range(1, 14)] for j in range(COLUMNS)]
     for i in range(COLUMNS)
 ]
-_T2F = [[Move(_TABLEAU[i], _FOUNDATION[s]) for s in range(4)] for i in range(COLUMNS)]
-_T2C = [[Move(_TABLEAU[i], _CELL[c]) for c in range(CELLS)] for i in range(COLUMNS)]
-_C2F = [[Move(_CELL[i], _FOUNDATION[s]) for s in range(4)] for i in range(CELLS)]
-_C2T = [[Move(_CELL[i], _TABLEAU[j]) for j in range(COLUMNS)] for i in range(CELLS)]
-_C2C = [[Move(_CELL[i], _CELL[c]) for c in range(CELLS)] for i in range(CELLS)]
-# The same to every empty cell at once, by the bit mask of the empty cells.
-_T2C_ALL = [
-    [tuple(row[c] for c in range(CELLS) if mask >> c & 1) for mask in range(1 << CELLS)]
-    for row in _T2C
+_TABLEAU_TO_FOUNDATION = [
+    [Move(_TABLEAU[i], _FOUNDATION[s]) for s in range(4)] for i in range(COLUMNS)
 ]
-_C2C_ALL = [
+_TABLEAU_TO_CELL = [[Move(_TABLEAU[i], _CELL[c]) for c in range(CELLS)] for i in range(COLUMNS)]
+_CELL_TO_FOUNDATION = [[Move(_CELL[i], _FOUNDATION[s]) for s in range(4)] for i in range(CELLS)]
+_CELL_TO_TABLEAU = [[Move(_CELL[i], _TABLEAU[j]) for j in range(COLUMNS)] for i in range(CELLS)]
+_CELL_TO_CELL = [[Move(_CELL[i], _CELL[c]) for c in range(CELLS)] for i in range(CELLS)]
+# The same to every empty cell at once, by the bit mask of the empty cells.
+_TABLEAU_TO_FREE_CELLS = [
     [tuple(row[c] for c in range(CELLS) if mask >> c & 1) for mask in range(1 << CELLS)]
-    for row in _C2C
+    for row in _TABLEAU_TO_CELL
+]
+_CELL_TO_FREE_CELLS = [
+    [tuple(row[c] for c in range(CELLS) if mask >> c & 1) for mask in range(1 << CELLS)]
+    for row in _CELL_TO_CELL
 ]
 
 
@@ -93,7 +99,7 @@ class FreeCellPosition:
         return sum(1 for col in self.tableau if not col)
 
     def foundation_count(self) -> int:
-        return sum(0 if top is None else top.rank for top in self.foundations)
+        return foundation_count(self.foundations)
 
 
 def ordered_run_length(column: tuple[Card, ...]) -> int:
@@ -102,7 +108,7 @@ def ordered_run_length(column: tuple[Card, ...]) -> int:
     if n == 0:
         return 0
     k = 1
-    while k < n and _fits(column[n - k], column[n - k - 1]):
+    while k < n and column[n - k - 1] in FITS_ON[column[n - k]]:
         k += 1
     return k
 
@@ -119,7 +125,7 @@ class FreeCell:
         return FreeCellPosition(freecell_deal(number), (None,) * CELLS, (None,) * 4)
 
     def is_won(self, position: FreeCellPosition) -> bool:
-        return all(top is not None and top.rank == 13 for top in position.foundations)
+        return all_home(position.foundations)
 
     def run_limits(self, pos: FreeCellPosition) -> tuple[int, int]:
         """The longest run movable by hand onto a card and into an empty column."""
@@ -156,17 +162,8 @@ class FreeCell:
         for i, c in enumerate(cells):
             if c is None:
                 free |= 1 << i
-        empty_cols: list[int] = []
-        dest: dict[int, list[int]] = {}  # card -> the columns whose top it fits
-        for j, col in enumerate(cols):
-            if col:
-                for child in TAKES[col[-1]]:
-                    if child in dest:
-                        dest[child].append(j)
-                    else:
-                        dest[child] = [j]
-            else:
-                empty_cols.append(j)
+        # card -> the columns whose top it fits
+        dest, empty_cols = tableau_targets(cols)
         up = foundation_targets(pos.foundations, self.by_suit)
         f, e = cells.count(None), len(empty_cols)
         to_card = self.max_run(f, e)
@@ -176,8 +173,8 @@ class FreeCell:
                 continue
             card = col[-1]
             for slot in up.get(card, ()):
-                moves.append(_T2F[i][slot])
-            moves.extend(_T2C_ALL[i][free])
+                moves.append(_TABLEAU_TO_FOUNDATION[i][slot])
+            moves.extend(_TABLEAU_TO_FREE_CELLS[i][free])
             # Walk up the ordered run (no further than the limit: into an empty
             # column it is lower still), noting where each start fits.
             # found: (target column, count); count 0 stands for every count
@@ -202,7 +199,7 @@ class FreeCell:
                     found.append((j, 0))
             if len(found) > 1:
                 found.sort()
-            to_col = _T2T[i]
+            to_col = _TABLEAU_TO_TABLEAU[i]
             for j, count in found:
                 if count:
                     moves.append(to_col[j][count - 1])
@@ -212,15 +209,15 @@ class FreeCell:
             if c is None:
                 continue
             for slot in up.get(c, ()):
-                moves.append(_C2F[i][slot])
+                moves.append(_CELL_TO_FOUNDATION[i][slot])
             fits = dest.get(c)
             if fits and empty_cols:
                 for j in sorted(fits + empty_cols):
-                    moves.append(_C2T[i][j])
+                    moves.append(_CELL_TO_TABLEAU[i][j])
             else:
                 for j in fits or empty_cols:
-                    moves.append(_C2T[i][j])
-            moves.extend(_C2C_ALL[i][free])
+                    moves.append(_CELL_TO_TABLEAU[i][j])
+            moves.extend(_CELL_TO_FREE_CELLS[i][free])
         return moves
 
     def play(self, pos: FreeCellPosition, move: Move) -> FreeCellPosition:
@@ -248,7 +245,7 @@ class FreeCell:
     def explain(self, pos: FreeCellPosition, move: Move) -> Illegal | None:
         """Why ``move`` is refused in ``pos``, or ``None`` when it is legal."""
         src, dst, n = move
-        if not _pile_exists(src) or not _pile_exists(dst):
+        if not pile_exists(src, _PILES) or not pile_exists(dst, _PILES):
             return Illegal.UNKNOWN_PILE
         if src == dst:
             return Illegal.SAME_PILE
@@ -276,20 +273,12 @@ class FreeCell:
         if dst.kind == "foundation":
             if n != 1:
                 return Illegal.ONE_CARD_ONLY
-            top = pos.foundations[dst.index]
-            if self.by_suit and card.suit != dst.index:
-                return Illegal.FOUNDATION_WRONG_SLOT
-            if foundation_accepts(top, card):
-                return None
-            if top is not None and top.suit != card.suit:
-                return Illegal.FOUNDATION_WRONG_SUIT
-            return Illegal.FOUNDATION_WRONG_RANK
+            return foundation_reason(pos.foundations, dst.index, card, self.by_suit)
         target = pos.tableau[dst.index]
         if target:
-            if card.is_red == target[-1].is_red:
-                return Illegal.WRONG_COLOUR
-            if card.rank + 1 != target[-1].rank:
-                return Illegal.WRONG_RANK
+            reason = tableau_reason(card, target[-1])
+            if reason is not None:
+                return reason
         if n > 1:
             to_card, to_empty = self.run_limits(pos)
             if n > (to_card if target else to_empty):
@@ -349,8 +338,3 @@ class FreeCell:
             cols.append(col)
         check_deck(placed)
         return FreeCellPosition(tuple(cols), cells, founds)
-
-
-def _pile_exists(p: Pile) -> bool:
-    limits = {"foundation": 4, "tableau": COLUMNS, "cell": CELLS}
-    return p.kind in limits and 0 <= p.index < limits[p.kind]

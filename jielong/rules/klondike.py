@@ -31,18 +31,23 @@ from dataclasses import dataclass
 from jielong.cards import Card, format_cards
 from jielong.rules.compact import expand as expand_code
 from jielong.rules.core import (
+    FITS_ON,
     STOCK,
-    TAKES,
     WASTE,
     Illegal,
     Move,
     Pile,
     PositionParseError,
+    all_home,
     foundation,
-    foundation_accepts,
+    foundation_count,
+    foundation_reason,
     foundation_targets,
     is_ascii_number,
+    pile_exists,
     tableau,
+    tableau_reason,
+    tableau_targets,
 )
 from jielong.rules.text import (
     FOUNDATION_PREFIXES,
@@ -68,15 +73,20 @@ _FOUNDATION = tuple(foundation(i) for i in range(4))
 
 # Every move legal_moves can list (draws aside), built once; a run has at most
 # thirteen cards.
-_T2T = [
+_TABLEAU_TO_TABLEAU = [
     [[Move(_TABLEAU[i], _TABLEAU[j], k) for k in range(1, 14)] for j in range(PILES)]
     for i in range(PILES)
 ]
-_T2F = [[Move(_TABLEAU[i], _FOUNDATION[s]) for s in range(4)] for i in range(PILES)]
-_W2T = [Move(WASTE, _TABLEAU[j]) for j in range(PILES)]
-_W2F = [Move(WASTE, _FOUNDATION[s]) for s in range(4)]
-_F2T = [[Move(_FOUNDATION[s], _TABLEAU[j]) for j in range(PILES)] for s in range(4)]
+_TABLEAU_TO_FOUNDATION = [
+    [Move(_TABLEAU[i], _FOUNDATION[s]) for s in range(4)] for i in range(PILES)
+]
+_WASTE_TO_TABLEAU = [Move(WASTE, _TABLEAU[j]) for j in range(PILES)]
+_WASTE_TO_FOUNDATION = [Move(WASTE, _FOUNDATION[s]) for s in range(4)]
+_FOUNDATION_TO_TABLEAU = [
+    [Move(_FOUNDATION[s], _TABLEAU[j]) for j in range(PILES)] for s in range(4)
+]
 _KINGS = tuple(range(48, 52))
+_PILES = {"stock": 1, "waste": 1, "foundation": 4, "tableau": PILES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +107,7 @@ class KlondikePosition:
         return self.tableau[pile][self.hidden[pile] :]
 
     def foundation_count(self) -> int:
-        return sum(0 if top is None else top.rank for top in self.foundations)
+        return foundation_count(self.foundations)
 
     def all_revealed(self) -> bool:
         return not any(self.hidden)
@@ -115,7 +125,7 @@ def _ordered_from(cards: tuple[Card, ...], lowest: int) -> int:
     start = len(cards) - 1
     while start > lowest:
         below, above = cards[start], cards[start - 1]
-        if (below >> 2) + 1 != (above >> 2) or ((below & 3) in (1, 2)) == ((above & 3) in (1, 2)):
+        if above not in FITS_ON[below]:
             break
         start -= 1
     return start
@@ -124,17 +134,7 @@ def _ordered_from(cards: tuple[Card, ...], lowest: int) -> int:
 def _destinations(piles: tuple[tuple[Card, ...], ...]) -> dict[int, list[int]]:
     """Map each card that may go onto the tableau now to its target piles, in
     pile order: the piles whose top it fits, or every empty pile for a king."""
-    dest: dict[int, list[int]] = {}
-    empty: list[int] = []
-    for j, pile in enumerate(piles):
-        if pile:
-            for child in TAKES[pile[-1]]:
-                if child in dest:
-                    dest[child].append(j)
-                else:
-                    dest[child] = [j]
-        else:
-            empty.append(j)
+    dest, empty = tableau_targets(piles)
     if empty:
         for king in _KINGS:
             dest[king] = empty
@@ -162,7 +162,7 @@ class Klondike:
         )
 
     def is_won(self, position: KlondikePosition) -> bool:
-        return all(top is not None and top.rank == 13 for top in position.foundations)
+        return all_home(position.foundations)
 
     def run_limits(self, pos: KlondikePosition) -> None:
         return None  # any ordered run moves
@@ -213,16 +213,16 @@ class Klondike:
         if pos.waste:
             card = pos.waste[-1]
             for slot in up.get(card, ()):
-                moves.append(_W2F[slot])
+                moves.append(_WASTE_TO_FOUNDATION[slot])
             for j in dest.get(card, ()):
-                moves.append(_W2T[j])
+                moves.append(_WASTE_TO_TABLEAU[j])
         for i, pile in enumerate(piles):
             if not pile:
                 continue
             n = len(pile)
             for slot in up.get(pile[-1], ()):
-                moves.append(_T2F[i][slot])
-            to_pile = _T2T[i]
+                moves.append(_TABLEAU_TO_FOUNDATION[i][slot])
+            to_pile = _TABLEAU_TO_TABLEAU[i]
             for k in range(_ordered_from(pile, pos.hidden[i]), n):
                 for j in dest.get(pile[k], ()):
                     if j != i:
@@ -230,7 +230,7 @@ class Klondike:
         for slot, top in enumerate(pos.foundations):
             if top is not None:
                 for j in dest.get(top, ()):
-                    moves.append(_F2T[slot][j])
+                    moves.append(_FOUNDATION_TO_TABLEAU[slot][j])
         return moves
 
     def play(self, pos: KlondikePosition, move: Move) -> KlondikePosition:
@@ -283,7 +283,7 @@ class Klondike:
     def explain(self, pos: KlondikePosition, move: Move) -> Illegal | None:
         """Why ``move`` is refused in ``pos``, or ``None`` when it is legal."""
         src, dst, n = move
-        if not self._pile_exists(src) or not self._pile_exists(dst):
+        if not pile_exists(src, _PILES) or not pile_exists(dst, _PILES):
             return Illegal.UNKNOWN_PILE
         if src == dst:
             return Illegal.SAME_PILE
@@ -334,16 +334,11 @@ class Klondike:
         if dst.kind == "foundation":
             if n != 1:
                 return Illegal.ONE_CARD_ONLY
-            return _foundation_reason(pos.foundations, dst.index, card, self.by_suit)
+            return foundation_reason(pos.foundations, dst.index, card, self.by_suit)
         target_pile = pos.tableau[dst.index]
         if not target_pile:
             return None if card.rank == 13 else Illegal.EMPTY_NEEDS_KING
-        return _tableau_reason(card, target_pile[-1])
-
-    @staticmethod
-    def _pile_exists(p: Pile) -> bool:
-        limits = {"stock": 1, "waste": 1, "foundation": 4, "tableau": PILES}
-        return p.kind in limits and 0 <= p.index < limits[p.kind]
+        return tableau_reason(card, target_pile[-1])
 
     # -- text ---------------------------------------------------------------
 
@@ -474,24 +469,3 @@ def _pysol_text(pos: KlondikePosition) -> str:
         down = [f"<{c.code()}>" for c in pile[:h]]
         lines.append(" ".join(down + [c.code() for c in pile[h:]]) or ":")
     return "\n".join(lines) + "\n"
-
-
-def _foundation_reason(
-    founds: tuple[Card | None, ...], slot: int, card: Card, by_suit: bool
-) -> Illegal | None:
-    top = founds[slot]
-    if by_suit and card.suit != slot:
-        return Illegal.FOUNDATION_WRONG_SLOT
-    if foundation_accepts(top, card):
-        return None
-    if top is not None and top.suit != card.suit:
-        return Illegal.FOUNDATION_WRONG_SUIT
-    return Illegal.FOUNDATION_WRONG_RANK
-
-
-def _tableau_reason(card: Card, target: Card) -> Illegal | None:
-    if card.is_red == target.is_red:
-        return Illegal.WRONG_COLOUR
-    if card.rank + 1 != target.rank:
-        return Illegal.WRONG_RANK
-    return None

@@ -19,7 +19,7 @@ import time
 from functools import cache
 from typing import Any
 
-from jielong.rules.core import Move, Rules, cell, foundation, tableau
+from jielong.rules.core import Move, Rules, cell, foundation, foundation_heights, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.freecell import SolverError, foundation_slot, replay_check, run_moves
 from jielong.solve.result import SolveResult, Status
@@ -66,10 +66,7 @@ def _solver(preset: str) -> Any:
 
 def board_text(pos: FreeCellPosition) -> str:
     """The position in Freecell Solver's text, cells and columns in our order."""
-    found = [0, 0, 0, 0]
-    for top in pos.foundations:
-        if top is not None:
-            found[top & 3] = (top >> 2) + 1
+    found = foundation_heights(pos.foundations)
     ranks = "0A23456789TJQK"
     lines = ["Foundations: " + " ".join(f"{s}-{ranks[found[i]]}" for i, s in enumerate("CDHS"))]
     lines.append("Freecells: " + " ".join("-" if c is None else c.code() for c in pos.cells))

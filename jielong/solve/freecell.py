@@ -30,7 +30,16 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from jielong.rules.core import FITS_ON, Move, Pile, Rules, cell, foundation, tableau
+from jielong.rules.core import (
+    FITS_ON,
+    Move,
+    Pile,
+    Rules,
+    cell,
+    foundation,
+    foundation_heights,
+    tableau,
+)
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.result import SolveResult
 
@@ -233,13 +242,9 @@ def _settle(
 
 
 def initial_state(pos: FreeCellPosition) -> State:
-    found = [0, 0, 0, 0]
-    for top in pos.foundations:
-        if top is not None:
-            found[top & 3] = (top >> 2) + 1
     cols = tuple(bytes(col) for col in pos.tableau)
     cells = tuple(sorted(c for c in pos.cells if c is not None))
-    return cols, cells, (found[0], found[1], found[2], found[3])
+    return cols, cells, foundation_heights(pos.foundations)
 
 
 class Search:
