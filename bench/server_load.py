@@ -132,18 +132,36 @@ async def load(port: int, clients: int, warmup: float, seconds: float) -> dict[s
 def _cpu_seconds(session: int) -> float:
     """User + system CPU time of the live processes of a session (the server
     and its worker processes; Linux)."""
+    return _cpu_of(lambda pid, ppid, sid: sid == session)
+
+
+def _database_cpu_seconds(postmaster: int | None) -> float:
+    """The same for PostgreSQL: its postmaster and the processes it started
+    (a backend per connection)."""
+    if postmaster is None:
+        return 0.0
+    return _cpu_of(lambda pid, ppid, sid: postmaster in (pid, ppid))
+
+
+def _cpu_of(chosen: Any) -> float:
     ticks = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue  # the process ended meanwhile
-        if int(fields[3]) == session:
+        if chosen(int(stat.parent.name), int(fields[1]), int(fields[3])):
             ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def run(name: str, database: str, args: argparse.Namespace, tree: Path | None = None) -> float:
+def run(
+    name: str,
+    database: str,
+    args: argparse.Namespace,
+    tree: Path | None = None,
+    postmaster: int | None = None,
+) -> float:
     """One load run; the server's CPU time per action (seconds)."""
     server_args = ["--workers", str(args.server_workers), "--hint-workers", "1"]
     if tree is not None:
@@ -151,27 +169,35 @@ def run(name: str, database: str, args: argparse.Namespace, tree: Path | None = 
     env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     with ServerProcess(database, *server_args, env=env, cwd=tree) as server:
         cpu_before, own_before = _cpu_seconds(server.pid), time.process_time()
+        db_before = _database_cpu_seconds(postmaster)
         figures = asyncio.run(load(server.port, args.clients, args.warmup, args.seconds))
         server_cpu = _cpu_seconds(server.pid) - cpu_before
         own_cpu = time.process_time() - own_before
+        db_cpu = _database_cpu_seconds(postmaster) - db_before
+    database_cpu = ""
+    if postmaster is not None:
+        database_cpu = f"PostgreSQL {db_cpu / figures['actions'] * 1000:.2f} ms, "
     print(
         f"{name:<11} {args.clients} clients, {args.server_workers} server process(es): "
         f"{figures['actions']} actions in {figures['seconds']:.1f} s = "
         f"{figures['rate']:.0f} actions/s, p50 {figures['p50_ms']:.1f} ms, "
         f"p99 {figures['p99_ms']:.1f} ms, non-200 answers {figures['errors']}; "
         f"CPU per action: server {server_cpu / figures['actions'] * 1000:.2f} ms, "
-        f"load generator {own_cpu / figures['actions'] * 1000:.2f} ms (warm-up included)",
+        f"{database_cpu}load generator {own_cpu / figures['actions'] * 1000:.2f} ms "
+        "(warm-up included)",
         flush=True,
     )
     return float(server_cpu / max(1, figures["actions"]))
 
 
-def side_by_side(name: str, database: Any, args: argparse.Namespace) -> None:
+def side_by_side(
+    name: str, database: Any, args: argparse.Namespace, postmaster: int | None = None
+) -> None:
     """This tree's server, and the anchor tree's when given, each on a fresh
     database from ``database()``."""
-    cpu = run(name, database(), args)
+    cpu = run(name, database(), args, postmaster=postmaster)
     if args.anchor is not None:
-        anchor_cpu = run(name, database(), args, tree=args.anchor)
+        anchor_cpu = run(name, database(), args, tree=args.anchor, postmaster=postmaster)
         print(f"{name:<11} CPU per action, this tree / anchor: {cpu / anchor_cpu:.2f}")
 
 
@@ -216,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                 conn.execute(f"CREATE DATABASE {name}")
             return cluster.url.rsplit("/", 1)[0] + "/" + name
 
-        side_by_side("postgresql", fresh, args)
+        postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        side_by_side("postgresql", fresh, args, postmaster)
     return 0
 
 

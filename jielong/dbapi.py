@@ -141,6 +141,13 @@ class Writer:
             raise item.error
         return item.result  # type: ignore[return-value]
 
+    def statement(self, sql: str, params: Any) -> int:
+        """One statement as its own transaction (no explicit one around it:
+        one round trip to a server database); the rows it changed."""
+        with self.connections.cursor() as cur:
+            cur.execute(sql, params)
+            return int(cur.rowcount)
+
     def _run(self, batch: list[_Write[Any]]) -> None:
         try:
             with self.connections.cursor() as cur:

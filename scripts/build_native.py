@@ -1,18 +1,18 @@
-"""Compile the Klondike solver with mypyc, for speed.
+"""Compile the solvers with mypyc, for speed.
 
-The solver's modules (``jielong/solve/klondike_*.py``, listed in
-``klondike.PARTS``) stay plain Python and are what is read, typed and tested.
-This script compiles copies of them together, as
-``jielong.solve._native_klondike_*``, into C extensions beside them; each copy
-carries the SHA-256 of the sources it came from, and ``klondike.py`` uses the
-compiled entry points only when that hash matches the sources' text, so an
-edited source never runs stale compiled code.  Without a C compiler or
-mypyc, or when the build fails, everything runs as plain Python (the same
-answers, about five times slower); this script then says so and
-exits 0.
+Two groups of modules: the Klondike solver (``jielong/solve/klondike_*.py``,
+listed in ``klondike.PARTS``) and the own FreeCell solver
+(``jielong/solve/freecell.py``).  They stay plain Python and are what is read,
+typed and tested.  This script compiles copies of each group together, as
+``jielong.solve._native_*``, into C extensions beside them; each copy carries
+the SHA-256 of the sources it came from, and the solver uses the compiled
+entry points only when that hash matches the sources' text, so an edited
+source never runs stale compiled code.  Without a C compiler or mypyc, or
+when the build fails, everything runs as plain Python (the same answers,
+several times slower); this script then says so and exits 0.
 
-    python scripts/build_native.py          # build when the source changed
-    python scripts/build_native.py --clean  # remove the compiled module
+    python scripts/build_native.py          # build what changed
+    python scripts/build_native.py --clean  # remove the compiled modules
 """
 
 from __future__ import annotations
@@ -26,49 +26,70 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "jielong" / "solve"
-PARTS = (
-    "klondike_state",
-    "klondike_relax",
-    "klondike_search",
-    "klondike_sample",
-    "klondike_hint",
-)
-"""As ``jielong.solve.klondike.PARTS`` (not imported: the build needs no
-package import)."""
+GROUPS = {
+    "klondike": (
+        "klondike_state",
+        "klondike_relax",
+        "klondike_search",
+        "klondike_sample",
+        "klondike_hint",
+    ),
+    "freecell": ("freecell",),
+}
+"""Each group's modules, as ``PARTS`` of ``jielong.solve.klondike`` and
+``jielong.solve.freecell`` (not imported: the build needs no package import)."""
 PREFIX = "_native_"
-STAMP = PACKAGE / "_native_klondike.sha256"
 
 
-def compiled() -> list[Path]:
-    return sorted(PACKAGE.glob(f"{PREFIX}*.so"))
+def stamp(group: str) -> Path:
+    return PACKAGE / f"{PREFIX}{group}.sha256"
 
 
-def clean() -> None:
-    for path in [*compiled(), STAMP]:
+def compiled(group: str) -> list[Path]:
+    """The group's extension modules and the shared library of their code."""
+    found = {p for part in GROUPS[group] for p in PACKAGE.glob(f"{PREFIX}{part}.*.so")}
+    found |= set(PACKAGE.glob(f"{PREFIX}{group}_lib*.so"))
+    found |= set(PACKAGE.glob(f"{PREFIX}{group}.*.so"))  # the library's earlier name
+    return sorted(found)
+
+
+def clean(group: str) -> None:
+    for path in [*compiled(group), stamp(group)]:
         path.unlink(missing_ok=True)
 
 
-def source_sha256() -> str:
+def source_sha256(group: str) -> str:
     digest = hashlib.sha256()
-    for part in PARTS:
+    for part in GROUPS[group]:
         digest.update((PACKAGE / f"{part}.py").read_bytes())
     return digest.hexdigest()
 
 
 def main(argv: list[str]) -> int:
     if "--clean" in argv:
-        clean()
+        for group in GROUPS:
+            clean(group)
         return 0
     if argv[:1] == ["--compile"]:
-        build(argv[1])
+        build(argv[1], argv[2])
         return 0
-    sha = source_sha256()
-    targets = [PACKAGE / f"{PREFIX}{p}{sysconfig.get_config_var('EXT_SUFFIX')}" for p in PARTS]
-    if all(t.exists() for t in targets) and STAMP.exists() and STAMP.read_text().strip() == sha:
-        return 0
-    clean()
-    copies = [PACKAGE / f"{PREFIX}{p}.py" for p in PARTS]
-    for part, copy in zip(PARTS, copies, strict=True):
+    for group in GROUPS:
+        build_group(group)
+    return 0
+
+
+def build_group(group: str) -> None:
+    parts = GROUPS[group]
+    sha = source_sha256(group)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    targets = [PACKAGE / f"{PREFIX}{p}{suffix}" for p in parts]
+    done_stamp = stamp(group)
+    built = all(t.exists() for t in targets) and done_stamp.exists()
+    if built and done_stamp.read_text().strip() == sha:
+        return
+    clean(group)
+    copies = [PACKAGE / f"{PREFIX}{p}.py" for p in parts]
+    for part, copy in zip(parts, copies, strict=True):
         text = (PACKAGE / f"{part}.py").read_text(encoding="utf-8")
         # the copies import each other, and each says which sources it was built from
         text = text.replace("jielong.solve.klondike_", f"jielong.solve.{PREFIX}klondike_")
@@ -76,7 +97,7 @@ def main(argv: list[str]) -> int:
     try:
         with tempfile.TemporaryDirectory() as temp:
             done = subprocess.run(
-                [sys.executable, __file__, "--compile", temp],
+                [sys.executable, __file__, "--compile", group, temp],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
@@ -85,27 +106,28 @@ def main(argv: list[str]) -> int:
         for copy in copies:
             copy.unlink(missing_ok=True)
     if done.returncode != 0 or not all(t.exists() for t in targets):
-        clean()
+        clean(group)
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-5:])
-        print(f"build_native: not compiled, the solver runs as plain Python\n{tail}")
-        return 0
-    STAMP.write_text(sha + "\n")
-    print(f"build_native: compiled {len(targets)} modules of jielong/solve")
-    return 0
+        print(f"build_native: {group} not compiled, its solver runs as plain Python\n{tail}")
+        return
+    done_stamp.write_text(sha + "\n")
+    print(f"build_native: compiled the {group} solver ({len(targets)} modules)")
 
 
-def build(temp: str) -> None:
+def build(group: str, temp: str) -> None:
     """The compilation itself, in its own process so that a failure stays
-    contained: mypyc writes its C into ``temp``, setuptools the extension
+    contained: mypyc writes its C into ``temp``, setuptools the extensions
     in place."""
     from mypyc.build import mypycify
     from setuptools import setup
 
-    files = [f"jielong/solve/{PREFIX}{p}.py" for p in PARTS]
+    files = [f"jielong/solve/{PREFIX}{p}.py" for p in GROUPS[group]]
     setup(
-        name=f"{PREFIX}klondike",
+        name=f"{PREFIX}{group}",
         # the shared library beside the modules, not at the top of the tree
-        ext_modules=mypycify(files, target_dir=temp, group_name="jielong.solve._native_klondike"),
+        ext_modules=mypycify(
+            files, target_dir=temp, group_name=f"jielong.solve.{PREFIX}{group}_lib"
+        ),
         script_args=["-q", "build_ext", "--inplace", "--build-temp", temp, "--build-lib", temp],
     )
 

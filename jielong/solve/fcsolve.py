@@ -21,8 +21,8 @@ from typing import Any
 
 from jielong.rules.core import Move, Rules, cell, foundation, foundation_heights, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
-from jielong.solve.freecell import SolverError, foundation_slot, replay_check, run_moves
-from jielong.solve.result import SolveResult, Status
+from jielong.solve.freecell import foundation_slot, replay_check, run_moves
+from jielong.solve.result import SolverError, SolveResult, Status
 
 FAST = "lg"
 EXHAUSTIVE = "cn"

@@ -25,9 +25,13 @@ times what the best of them needs rather than every budget in a row.
 from __future__ import annotations
 
 import functools
+import hashlib
 import heapq
+import importlib
+import os
 import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from jielong.rules.core import (
@@ -41,7 +45,7 @@ from jielong.rules.core import (
     tableau,
 )
 from jielong.rules.freecell import FreeCell, FreeCellPosition
-from jielong.solve.result import SolveResult
+from jielong.solve.result import SolverError, SolveResult
 
 _OPPOSITE = ((1, 2), (0, 3), (0, 3), (1, 2))
 _T = tuple(tableau(i) for i in range(8))
@@ -54,16 +58,10 @@ Step = tuple[int, str, int, int]
 State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, int, int, int]]
 
 
-class SolverError(RuntimeError):
-    """A line that does not replay through the rules (a bug, never expected)."""
-
-
 def _run_length(col: bytes) -> int:
-    n = len(col)
-    k = 1
-    while k < n and _FITS[col[n - k] * 52 + col[n - k - 1]]:
-        k += 1
-    return k
+    """The ordered run at the column's end (a column recurs in many states:
+    read from :func:`_column`'s memory)."""
+    return _column(col)[2]
 
 
 def _safe_home(card: int, found: Sequence[int]) -> bool:
@@ -113,7 +111,7 @@ def _tally(cols: Sequence[bytes], found: Sequence[int], runs: bool) -> tuple[int
         if not col:
             empty += 1
             continue
-        b, tables = _column(col)
+        b, tables, _ = _column(col)
         buried += b
         t = tables[runs]
         depth += t[n0] + t[n1] + t[n2] + t[n3]
@@ -141,12 +139,13 @@ def estimate_deep(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[i
 
 
 @functools.lru_cache(maxsize=1 << 17)
-def _column(col: bytes) -> tuple[int, tuple[bytes, bytes]]:
-    """What the estimates need of one column, remembered (most columns recur
-    in many states): the cards lying above a lower card; and two tables by
+def _column(col: bytes) -> tuple[int, tuple[bytes, bytes], int]:
+    """What the search needs of one column, remembered (most columns recur
+    in many states): the cards lying above a lower card; two tables by
     card, 0 for a card not in the column: how many cards lie on it, and how
-    many runs lie on it.  The tables run to 56 so that the next card of a
-    finished suit (rank 14) reads 0."""
+    many runs lie on it (the tables run to 56 so that the next card of a
+    finished suit, rank 14, reads 0); and the length of the ordered run at
+    its end."""
     low = 99
     buried = 0
     for c in col:
@@ -163,7 +162,10 @@ def _column(col: bytes) -> tuple[int, tuple[bytes, bytes]]:
         breaks[col[i]] = runs
         if not _FITS[col[i + 1] * 52 + col[i]]:
             runs += 1
-    return buried, (bytes(depths), bytes(breaks))
+    run = 1
+    while run < n and _FITS[col[n - run] * 52 + col[n - run - 1]]:
+        run += 1
+    return buried, (bytes(depths), bytes(breaks)), run
 
 
 _FITS = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
@@ -487,10 +489,12 @@ def steps_to_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]
 
 
 def replay_check(rules: Any, pos: Any, moves: Sequence[Move]) -> bool:
-    """True when every move is among the legal moves of the position it is
-    played on and the last position is won."""
+    """True when the rules accept every move in the position it is played on
+    and the last position is won.  (The rules' ``explain`` judges one move
+    as their ``legal_moves`` list does, a property the suite tests, without
+    listing all of them at every step.)"""
     for m in moves:
-        if m not in rules.legal_moves(pos):
+        if rules.explain(pos, m) is not None:
             return False
         pos = rules.play(pos, m)
     return bool(rules.is_won(pos))
@@ -631,3 +635,35 @@ def solve(
             raise SolverError("a found line does not replay through the rules")
         moves = tuple(line)
     return SolveResult(status, moves, nodes, time.monotonic() - start, "own")  # type: ignore[arg-type]
+
+
+PARTS = ("freecell",)
+"""The modules compiled together by ``scripts/build_native.py``."""
+
+ENTRY_POINTS = ("solve", "search", "prove", "Search", "Proof")
+"""What the compiled copy exports in place of this module's own."""
+
+PLAIN: dict[str, Any] = {name: globals()[name] for name in ENTRY_POINTS}
+"""The entry points as plain Python, whichever ones the module exports."""
+
+
+def source_sha256() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _use_compiled() -> None:
+    """Export the entry points of the mypyc-compiled copy of this module
+    (``scripts/build_native.py``: the same code, several times faster) when
+    it was built from this very source, unless ``JIELONG_PURE_PYTHON`` is set."""
+    if os.environ.get("JIELONG_PURE_PYTHON") or __name__ != "jielong.solve.freecell":
+        return
+    try:
+        native = importlib.import_module("jielong.solve._native_freecell")
+    except ImportError:
+        return
+    if getattr(native, "SOURCE_SHA256", None) != source_sha256():
+        return  # built from another version of this file: never run stale code
+    globals().update({name: getattr(native, name) for name in ENTRY_POINTS})
+
+
+_use_compiled()

@@ -15,6 +15,12 @@ class SolverBug(RuntimeError):
     """A line found by a search does not replay through the rules."""
 
 
+class SolverError(RuntimeError):
+    """A FreeCell line that does not replay through the rules (a bug, never
+    expected).  Defined here rather than in the solver's module, which is
+    compiled, and a compiled class cannot derive from a built-in exception."""
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """A solver's verdict on one position.
