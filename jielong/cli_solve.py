@@ -63,9 +63,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         out: dict[str, Any] = {"status": result.status, "moves": moves}
         out.update(nodes=result.nodes, seconds=round(result.seconds, 4), solver=result.solver)
+        out["thoughtful"] = api.thoughtful(position)
         print(json.dumps(out))
         return 0
     print(f"{result.status} ({result.solver}, {result.nodes} nodes, {result.seconds:.3f} s)")
+    if api.thoughtful(position):
+        print("for the cards as they lie: the solver sees the face-down cards (thoughtful)")
     if result.moves:
         line = f"{len(moves)} single-card moves"
         if isinstance(rules, FreeCell):

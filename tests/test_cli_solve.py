@@ -20,7 +20,7 @@ def solve_json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str,
     out, err = capsys.readouterr()
     assert err == ""
     answer: dict[str, Any] = json.loads(out)
-    assert set(answer) == {"status", "moves", "nodes", "seconds", "solver"}
+    assert set(answer) == {"status", "moves", "nodes", "seconds", "solver", "thoughtful"}
     return answer
 
 
@@ -46,6 +46,8 @@ def test_json_solution_replays_to_a_win(
 ) -> None:
     answer = solve_json([variant, str(number), "--seconds", "60"], capsys)
     assert answer["status"] == "solved" and answer["solver"] == "own"
+    # a Klondike deal's verdict sees its face-down cards, as the API says too
+    assert answer["thoughtful"] == variant.startswith("klondike")
     replay(variant, number, answer["moves"])
 
 
@@ -70,7 +72,8 @@ def test_proof_budget_and_text_output(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["solve", "klondike-1", "5"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("solved (own, ")
-    assert out[1].endswith(" single-card moves")
+    assert "thoughtful" in out[1]  # a deal's face-down cards, seen by the solver
+    assert out[2].endswith(" single-card moves")
 
 
 @pytest.mark.parametrize(

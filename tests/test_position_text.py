@@ -189,6 +189,16 @@ def test_klondike_layout_errors() -> None:
 
 
 def _respell(text: str, how: dict[str, bool]) -> str:
+    if how["headers"]:
+        text = text.replace("Foundations:", "Found:").replace("Freecells:", "Freecell:")
+    if how["colons"]:
+        # every pile line with Freecell Solver's leading colon
+        text = "".join(
+            line
+            if line.startswith((":", "#")) or re.match(r"^[A-Za-z][A-Za-z -]*:", line)
+            else ": " + line
+            for line in text.splitlines(keepends=True)
+        )
     if how["ten"]:
         text = re.sub(r"\bT([CDHS])\b", r"10\1", text)
         text = re.sub(r"\b([CDHS])-T\b", r"\1-10", text)
@@ -218,7 +228,10 @@ def _playout(rules: Rules[Any], number: int, choices: list[int]) -> list[Any]:
 
 
 SPELLINGS = st.fixed_dictionaries(
-    {k: st.booleans() for k in ("ten", "lower", "tabs", "trailing", "crlf", "bom")}
+    {
+        k: st.booleans()
+        for k in ("headers", "colons", "ten", "lower", "tabs", "trailing", "crlf", "bom")
+    }
 )
 
 

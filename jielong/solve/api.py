@@ -29,3 +29,11 @@ def solve(
         return freecell.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
     assert isinstance(rules, Klondike)
     return klondike.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+
+
+def thoughtful(position: Any) -> bool:
+    """Whether a verdict on ``position`` is "thoughtful": a Klondike position
+    with cards face down (in the piles or the stock), which the solvers see
+    and a player does not.  The verdict holds for the cards as they lie."""
+    hidden = getattr(position, "hidden", None)
+    return hidden is not None and (any(hidden) or bool(position.stock))

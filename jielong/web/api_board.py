@@ -9,9 +9,9 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
 from jielong.rules.compact import encode
-from jielong.rules.klondike import KlondikePosition
 from jielong.rules.registry import rules_for
 from jielong.rules.variants import get_variant
+from jielong.solve.api import thoughtful
 from jielong.solve.result import SolveResult
 from jielong.textboard import position_text
 from jielong.web.errors import ApiError
@@ -83,20 +83,13 @@ def analyse(variant_id: str, position: Any, seconds: float) -> dict[str, Any]:
     }
 
 
-def _thoughtful(pos: Any) -> bool:
-    """A Klondike verdict with cards still face down is for the cards as they
-    lie, known to the solver ("thoughtful" solitaire), not for a player who
-    has yet to see them."""
-    return isinstance(pos, KlondikePosition) and (any(pos.hidden) or bool(pos.stock))
-
-
 @router.get("/games/{game_id}/analysis", summary="The solvers' verdict on the current position")
 async def analysis(game_id: str, request: Request) -> dict[str, Any]:
     store = store_of(request)
     record = await run_in_threadpool(load_game, store, game_id)
     session = record.session
     pos, variant = session.position, session.variant.id
-    head = {"version": record.version, "thoughtful": _thoughtful(pos), "seconds": ANALYSIS_SECONDS}
+    head = {"version": record.version, "thoughtful": thoughtful(pos), "seconds": ANALYSIS_SECONDS}
     if rules_for(variant).is_won(pos):
         return {**head, "status": "solved", "length": 0, "moves": [], "solver": None, "solvers": []}
     pool: HintPool = request.app.state.hints
