@@ -2,11 +2,13 @@
 
 Figures: bytes transferred for a first visit (as sent: compressed where the
 server compresses, headers included) of the table, the home page and the
-statistics page, time from navigation to the first playable board, and time
-from a click on the stock to the redrawn board.
+statistics page, time from navigation to the first playable board, and for
+a click on the stock and for a tableau move the move list offers: the time
+from the input to the first frame that shows it, and to the frame that shows
+the server's answer.
 
-    python bench/page_speed.py            # every variant, 5 visits, 40 clicks
-    python bench/page_speed.py --smoke    # one variant, 2 visits, 8 clicks
+    python bench/page_speed.py            # every variant, 5 visits, 40 inputs
+    python bench/page_speed.py --smoke    # one variant, 2 visits, 8 inputs
 """
 
 from __future__ import annotations
@@ -17,29 +19,67 @@ import sys
 import tempfile
 from typing import Any
 
+from jielong.rules.registry import rules_for
 from jielong.testing.browser import AppThread, chromium_installed, launch_chromium
 from jielong.web.app import Settings
 
-# Time from a pointer press to the frame after the board's version changed.
-CLICK_PROBE = """() => new Promise((resolve) => {
+# One input, timed from just before its events are dispatched to the
+# requestAnimationFrame timestamp of the first frame that shows its effect
+# (`paint`: the page's own redraw runs earlier in that same frame), and of the
+# first frame that shows the server's answer (`answer`: the board's version
+# changed); `rendered` is when that first frame was rendered. A tap on the
+# pile's top card (on the stock's own box for the stock); a card that is only
+# selected is then dropped by a tap on `to`, and the time runs from that tap.
+PROBE = """([from, to]) => new Promise((resolve) => {
   const board = document.getElementById("board");
-  const before = board.dataset.version;
-  const start = performance.now();
+  const top = (pile) => [...board.querySelectorAll(`[data-pile="${pile}"] [data-card]`)].at(-1);
+  const code = from === "stock" ? "" : top(from).dataset.card;
+  const version = board.dataset.version;
+  const waste = () => board.querySelector('[data-pile="waste"]').innerHTML;
+  const stock = () => board.querySelector('[data-pile="stock"]').innerHTML + waste();
+  const stockBefore = from === "stock" ? stock() : "";
+  const shown = from === "stock"
+    ? () => stock() !== stockBefore
+    : () => Boolean(board.querySelector(`[data-pile="${to}"] .card[data-card="${code}"]`));
+  const out = { paint: null, rendered: null, answer: null };
+  let start = 0;
+  function frame(ts) {
+    const since = Math.max(0, ts - start);
+    if (out.paint === null && shown()) {
+      out.paint = since;
+      // a task queued from the frame's callbacks runs once it is rendered
+      setTimeout(() => {
+        out.rendered = performance.now() - start;
+        if (out.answer !== null) resolve(out);
+      }, 0);
+    }
+    if (out.answer === null && board.dataset.version !== version) out.answer = since;
+    if (out.paint === null || out.answer === null) requestAnimationFrame(frame);
+    else if (out.rendered !== null) resolve(out);
+  }
   setTimeout(() => resolve(null), 5000);
-  const observer = new MutationObserver(() => {
-    if (board.dataset.version === before) return;
-    observer.disconnect();
-    requestAnimationFrame(() => resolve(performance.now() - start));
+  function press(pile) {
+    const el = pile === "stock"
+      ? board.querySelector('[data-pile="stock"]')
+      : top(pile) || board.querySelector(`[data-pile="${pile}"]`);
+    const r = el.getBoundingClientRect();
+    const at = { clientX: r.left + r.width / 2, clientY: r.top + 8, bubbles: true,
+                 pointerId: 1, isPrimary: true, pointerType: "mouse", button: 0 };
+    el.dispatchEvent(new PointerEvent("pointerdown", at));
+    el.dispatchEvent(new PointerEvent("pointerup", at));
+  }
+  start = performance.now();
+  press(from);
+  requestAnimationFrame((ts) => {
+    if (from === "stock" || !board.querySelector(".card.sel")) return frame(ts);
+    // more than one place to go: the card was selected; the target is tapped
+    // in a task of its own, as an input event would be
+    setTimeout(() => {
+      start = performance.now();
+      press(to);
+      requestAnimationFrame(frame);
+    }, 0);
   });
-  observer.observe(board, {attributes: true, attributeFilter: ["data-version"]});
-  const stock = board.querySelector('[data-pile="stock"]').getBoundingClientRect();
-  const at = {clientX: stock.left + stock.width / 2, clientY: stock.top + stock.height / 2,
-              bubbles: true, pointerId: 1, isPrimary: true, pointerType: "mouse", button: 0};
-  // aimed at the stock itself: cards turned a moment ago may still be gliding over it
-  const pile = board.querySelector('[data-pile="stock"]');
-  const target = pile.querySelector(".card") || pile;
-  target.dispatchEvent(new PointerEvent("pointerdown", at));
-  target.dispatchEvent(new PointerEvent("pointerup", at));
 })"""
 
 
@@ -84,20 +124,61 @@ def page_weight(browser: Any, base: str, path: str) -> tuple[int, int]:
     return int(sum(received.values())), len(received)
 
 
-def click_times(browser: Any, base: str, variant: str, clicks: int) -> list[float]:
+def tableau_move_deal(variant: str) -> tuple[int, str, str]:
+    """A deal whose opening offers a one-card move between two tableau piles."""
+    rules = rules_for(variant)
+    for number in range(1, 500):
+        for move in rules.legal_moves(rules.deal(number)):
+            if move.src.kind == "tableau" and move.dst.kind == "tableau" and move.count == 1:
+                return number, str(move.src), str(move.dst)
+    raise RuntimeError(f"no deal of {variant} opens with a tableau move")
+
+
+SETTLED = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+
+
+def input_times(
+    browser: Any, base: str, variant: str, kind: str, inputs: int
+) -> list[tuple[float, float, float]]:
+    """(ms to the frame showing the input, to that frame rendered, to the frame
+    showing the answer) for `inputs` clicks
+    on the stock (kind "stock") or plays of one tableau move, each undone."""
     context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    page.goto(f"/play/{variant}?deal=1")
+    if kind == "stock":
+        number, src, dst = 1, "stock", "waste"
+    else:
+        number, src, dst = tableau_move_deal(variant)
+    page.goto(f"/play/{variant}?deal={number}")
     page.wait_for_function("() => performance.getEntriesByName('jielong:board').length > 0")
     page.wait_for_timeout(200)
-    times: list[float] = []
-    for _ in range(clicks):
-        ms = page.evaluate(CLICK_PROBE)
-        if ms is None:
-            raise RuntimeError("a click on the stock did not redraw the board within 5 s")
-        times.append(float(ms))
+    times: list[tuple[float, float, float]] = []
+    for _ in range(inputs):
+        found = page.evaluate(PROBE, [src, dst])
+        if found is None:
+            raise RuntimeError(f"an input on {src} was not drawn within 5 s")
+        times.append((float(found["paint"]), float(found["rendered"]), float(found["answer"])))
+        if kind != "stock":
+            version = page.evaluate("document.getElementById('board').dataset.version")
+            page.keyboard.press("u")
+            page.wait_for_function(
+                f"() => document.getElementById('board').dataset.version !== '{version}'"
+            )
+        page.wait_for_function(SETTLED)
     context.close()
     return times
+
+
+def report(label: str, times: list[tuple[float, float, float]]) -> None:
+    names = ("input to its frame", "input to that frame rendered", "input to the answer's frame")
+    for i, name in enumerate(names):
+        values = [t[i] for t in times]
+        ordered = sorted(values)
+        p90 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))]
+        print(
+            f"  {label}, {name}: median {statistics.median(ordered):.1f} ms, "
+            f"p90 {p90:.1f} ms, max {ordered[-1]:.1f} ms"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,12 +216,14 @@ def main(argv: list[str] | None = None) -> int:
             size, requests = page_weight(browser, base, path)
             print(f"  first visit {path}: {size} bytes transferred in {requests} requests")
         for variant in [v for v in variants if v.startswith("klondike")]:
-            times = sorted(click_times(browser, base, variant, clicks))
-            p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
-            print(
-                f"  click on the stock to redrawn board ({variant}, {clicks} clicks): "
-                f"median {statistics.median(times):.1f} ms, p90 {p90:.1f} ms, "
-                f"max {times[-1]:.1f} ms"
+            report(
+                f"stock click ({variant}, {clicks} clicks)",
+                input_times(browser, base, variant, "stock", clicks),
+            )
+        for variant in ["klondike-1"] if args.smoke else ["klondike-1", "freecell"]:
+            report(
+                f"listed tableau move ({variant}, {clicks} moves)",
+                input_times(browser, base, variant, "move", clicks),
             )
         browser.close()
     return 0

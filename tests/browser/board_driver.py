@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
+
+from jielong.rules.core import Move
+from jielong.rules.registry import rules_for
 
 VARIANTS = ("klondike-3", "klondike-1", "freecell", "kongdang")
 
@@ -12,6 +18,38 @@ NEAR_END = {
     "klondike": "Foundations: QC QD QH QS\n: | KC\n: | KD\n: | KH\n: | KS\n: |\n: |\n: |\n",
     "freecell": "Foundations: C-Q D-Q H-Q S-Q\nKC\nKD\nKH\nKS\n:\n:\n:\n:\n",
 }
+
+I18N = Path(__file__).resolve().parents[2] / "jielong" / "web" / "i18n"
+
+
+@cache
+def texts(lang: str) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((I18N / f"ui.{lang}.json").read_text(encoding="utf-8"))
+    return result
+
+
+def t(key: str, lang: str = "zh-Hant", **values: object) -> str:
+    text: str = texts(lang)[key]
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+@cache
+def deal_with_tableau_move(variant: str) -> tuple[int, Move]:
+    """A deal whose opening offers a one-card move between two tableau piles,
+    found with the rules core (so each test plays a real, known move)."""
+    rules = rules_for(variant)
+    for number in range(1, 500):
+        for move in rules.legal_moves(rules.deal(number)):
+            if move.src.kind == "tableau" and move.dst.kind == "tableau" and move.count == 1:
+                return number, move
+    raise AssertionError(f"no deal of {variant} opens with a tableau move")
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    return {"from": str(move.src), "to": str(move.dst), "count": move.count}
+
 
 READ_BOARD = """() => {
   const board = document.getElementById("board");

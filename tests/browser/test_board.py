@@ -4,8 +4,6 @@ and desktop sizes, checked against the server's own view of the game."""
 from __future__ import annotations
 
 import json
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,12 +13,15 @@ from board_driver import (
     Touch,
     card_selector,
     centre,
+    deal_with_tableau_move,
     drag,
     expected_board,
     game_id,
+    move_json,
     open_game,
     read_board,
     source_card,
+    t,
     tap,
     wait_board,
 )
@@ -28,42 +29,9 @@ from conftest import Server, screenshot
 from solver_checks import CARRY, CARRY_STEPS
 
 from jielong.cards import DECK
-from jielong.rules.core import Move
-from jielong.rules.registry import rules_for
 from jielong.rules.variants import get_variant
 
 pytestmark = pytest.mark.browser
-
-I18N = Path(__file__).resolve().parents[2] / "jielong" / "web" / "i18n"
-
-
-@cache
-def texts(lang: str) -> dict[str, Any]:
-    result: dict[str, Any] = json.loads((I18N / f"ui.{lang}.json").read_text(encoding="utf-8"))
-    return result
-
-
-def t(key: str, lang: str = "zh-Hant", **values: object) -> str:
-    text: str = texts(lang)[key]
-    for name, value in values.items():
-        text = text.replace("{" + name + "}", str(value))
-    return text
-
-
-@cache
-def deal_with_tableau_move(variant: str) -> tuple[int, Move]:
-    """A deal whose opening offers a one-card move between two tableau piles,
-    found with the rules core (so each test plays a real, known move)."""
-    rules = rules_for(variant)
-    for number in range(1, 500):
-        for move in rules.legal_moves(rules.deal(number)):
-            if move.src.kind == "tableau" and move.dst.kind == "tableau" and move.count == 1:
-                return number, move
-    raise AssertionError(f"no deal of {variant} opens with a tableau move")
-
-
-def move_json(move: Move) -> dict[str, Any]:
-    return {"from": str(move.src), "to": str(move.dst), "count": move.count}
 
 
 def moves_made(server: Server, gid: str) -> int:
@@ -469,7 +437,9 @@ def test_language_switch(page: Any, server: Server, device: str) -> None:
     screenshot(page, f"home-{device}")
 
 
-def test_stale_version_resynchronises_silently(page: Any, server: Server, device: str) -> None:
+def test_stale_version_says_the_game_moved_on_and_shows_it(
+    page: Any, server: Server, device: str
+) -> None:
     number, move = deal_with_tableau_move("freecell")
     gid = open_game(page, f"/play/freecell?deal={number}")
     start = server.game(gid)
@@ -485,7 +455,16 @@ def test_stale_version_resynchronises_silently(page: Any, server: Server, device
         tap(page, device, f'[data-pile="{move.dst}"] .card')
     wait_board(page, moved["version"])
     assert read_board(page) == expected_board(server.game(gid))
-    assert page.locator("#toast.show").count() == 0
+    # the server's own words: the game changed elsewhere, here it is now
+    stale_status, stale = server.api_lang(
+        "POST",
+        f"/api/games/{gid}/actions",
+        {"version": start["version"], "type": "move", **move_json(move)},
+        "zh-Hant",
+    )
+    assert stale_status == 409
+    page.locator("#toast.show").wait_for()
+    assert page.locator("#toast").inner_text() == stale["error"]["message"]
     page.locator('#actions button[data-act="undo"]').click()
     wait_board(page, moved["version"] + 1)
     assert assert_drawn(page, server, gid)["counters"]["moves"] == 0

@@ -27,21 +27,28 @@ function storageKey(state) {
   return `jielong.game.${variant.id}${state.daily ? ".daily" : ""}`;
 }
 
-export function adopt(state, animate = true) {
-  const old = table.game;
-  const changed = !old || old.id !== state.id || old.version !== state.version;
-  table.game = state;
-  table.receivedAt = performance.now();
-  // the move that wins sets the cards cascading, once the board shows it
-  if (old && old.id === state.id && !old.flags.won && state.flags.won) setTimeout(() => celebrate(board, state), 60);
-  else if (changed) skipCelebration();
-  if (changed) {
-    view.selection = null;
-    view.dests = [];
-    view.viewBoard = false;
-    closeOverlay();
-    if (view.hint && view.hint.version !== state.version) view.hint = null;
+// The server's last answer is `table.confirmed`; what is drawn, `table.game`,
+// is that answer with the actions still on their way painted over it.
+const queue = [];
+let sending = false;
+// while a waiting input runs, the actions it asks for go before later ones
+let insertAt = -1;
+
+export function settled() {
+  return !sending && queue.length === 0;
+}
+
+function reproject(animate) {
+  let shown = table.confirmed;
+  for (const entry of queue) {
+    if (!entry.data || !shown) continue;
+    shown = S.project(shown, entry.data, variant.draw) || shown;
   }
+  table.game = shown;
+  schedule(animate);
+}
+
+function rememberUrl(state) {
   const url = new URL(location.href);
   if (url.searchParams.get("game") !== state.id || url.searchParams.has("deal") || url.searchParams.has("daily")) {
     url.search = `?game=${encodeURIComponent(state.id)}`;
@@ -54,8 +61,33 @@ export function adopt(state, animate = true) {
   } catch {
     // storage may be unavailable (private mode); the URL still holds the game
   }
+}
+
+export function adopt(state, animate = true) {
+  const old = table.confirmed;
+  // an answer overtaken by a later one (the clock's, say) changes nothing
+  if (old && old.id === state.id && state.version < old.version) return;
+  const changed = !old || old.id !== state.id || old.version !== state.version;
+  if (old && old.id !== state.id) dropQueue();
+  table.confirmed = state;
+  table.receivedAt = performance.now();
+  // the move that wins sets the cards cascading, once the board shows it
+  if (old && old.id === state.id && !old.flags.won && state.flags.won) setTimeout(() => celebrate(board, state), 60);
+  else if (changed) skipCelebration();
+  if (changed) {
+    view.selection = null;
+    view.dests = [];
+    view.viewBoard = false;
+    closeOverlay();
+    if (view.hint && view.hint.version !== state.version) view.hint = null;
+  }
+  rememberUrl(state);
   remember(state);
-  schedule(animate && changed);
+  reproject(animate && changed);
+}
+
+function dropQueue() {
+  for (const entry of queue.splice(0)) entry.resolve?.(false);
 }
 
 export async function request(promise) {
@@ -90,24 +122,70 @@ function showError(res) {
   toast(res?.body?.error?.message || t("error.network"));
 }
 
-export async function act(data) {
-  const game = table.game;
-  if (!game) return false;
+// Sends the queue's actions one at a time, each on the version the answer
+// before it gave; an input that needed the move list runs when its turn comes.
+async function pump() {
+  if (sending) return;
+  sending = true;
+  while (queue.length && table.confirmed) {
+    const entry = queue[0];
+    if (entry.input) {
+      queue.shift();
+      table.game = table.confirmed;
+      insertAt = 0;
+      try {
+        entry.input();
+      } finally {
+        insertAt = -1;
+      }
+      reproject(true);
+      continue;
+    }
+    const game = table.confirmed;
+    const res = await request(api.act(game.id, { version: game.version, ...entry.data }));
+    if (queue[0] !== entry) continue; // a new game replaced the queue meanwhile
+    queue.shift();
+    if (res?.status === 200) {
+      adopt(res.body);
+      entry.resolve(true);
+      continue;
+    }
+    // refused, stale or lost: everything after it was built on it
+    dropQueue();
+    entry.resolve(false);
+    const state = res?.body?.state || res?.body?.error?.state;
+    if (res && res.status === 409 && state) {
+      showError(res);
+      adopt(state);
+    } else {
+      if (res) showError(res);
+      reproject(true);
+    }
+  }
+  sending = false;
+}
+
+function enqueue(entry) {
+  if (insertAt >= 0) queue.splice(insertAt++, 0, entry);
+  else queue.push(entry);
+}
+
+// Runs an input now if the page knows the move list, else in its turn.
+export function whenSettled(input) {
+  if (settled()) return input();
+  enqueue({ input });
+  return undefined;
+}
+
+export function act(data) {
+  if (!table.confirmed) return Promise.resolve(false);
   cancelHint();
-  const res = await request(api.act(game.id, { version: game.version, ...data }));
-  if (!res) return false;
-  if (res.status === 200) {
-    adopt(res.body);
-    return true;
-  }
-  const state = res.body?.state || res.body?.error?.state;
-  if (res.status === 409 && state) {
-    adopt(state, false);
-    return false;
-  }
-  showError(res);
-  schedule();
-  return false;
+  return new Promise((resolve) => {
+    enqueue({ data, resolve });
+    // paint first: the position the action leads to is drawn in this frame
+    if (insertAt < 0) reproject(true);
+    pump();
+  });
 }
 
 export async function sendMove(move, dragged = null) {
@@ -173,8 +251,12 @@ export function cancelHint() {
   }
 }
 
-export async function hint() {
-  const game = table.game;
+export function hint() {
+  whenSettled(hintNow);
+}
+
+async function hintNow() {
+  const game = table.confirmed;
   if (!game || game.flags.won) return;
   const shown = view.hint;
   if (variant.hintPlaysOnSecondClick && shown?.move && shown.version === game.version) {
@@ -194,7 +276,7 @@ export async function hint() {
     hintCtl = null;
     view.hintPending = false;
   }
-  if (ctl.signal.aborted || !res || table.game.version !== version) return schedule();
+  if (ctl.signal.aborted || !res || table.confirmed.version !== version || !settled()) return schedule();
   if (res.status === 200) {
     const answer = res.body;
     if (answer.kind === "none" || (!answer.move && !["no_progress", "unsolvable"].includes(answer.kind))) {
@@ -278,10 +360,20 @@ function target(pile, index) {
 
 export function tap(pile, index) {
   if (!table.game) return;
+  // a click on the stock needs no move list: it is painted and queued at once
+  if (pile === "stock") {
+    view.keyboard = false;
+    view.focus = pile;
+    closeOverlay();
+    return drawStock();
+  }
+  whenSettled(() => tapNow(pile, index));
+}
+
+function tapNow(pile, index) {
   view.keyboard = false;
   view.focus = pile;
   closeOverlay();
-  if (pile === "stock") return drawStock();
   if (view.selection) return target(pile, index);
   const count = S.countFrom(table.game, pile, index);
   if (count) sourceClick(pile, count);
@@ -290,6 +382,11 @@ export function tap(pile, index) {
 
 // Enter on the focused pile: select, drop, or draw.
 export function activate() {
+  if (view.focus === "stock") return drawStock();
+  whenSettled(activateNow);
+}
+
+function activateNow() {
   const pile = view.focus;
   if (view.overlay && view.overlay.pile === pile) return overlayAct("confirm");
   closeOverlay();

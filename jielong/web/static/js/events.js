@@ -18,6 +18,19 @@ function pileAnchor(pile) {
   return r ? { x: r.left + r.width / 2, y: r.top + r.width * 3.2 } : null;
 }
 
+function dropNow(from, count, to, dragged) {
+  if (!to || to === from) {
+    snapBack(dragged);
+    view.dests = view.selection ? view.dests : [];
+    return schedule();
+  }
+  // any other pile, the stock included, is asked for: a refused drop comes
+  // back with the server's reason
+  const legal = S.destinations(table.game, from, count).includes(to);
+  if (!legal) snapBack(dragged);
+  C.sendMove({ from, to, count }, legal ? dragged : null);
+}
+
 function pointer() {
   attachPointer(board, {
     pickable(pile, index) {
@@ -43,16 +56,7 @@ function pointer() {
       schedule();
     },
     drop(from, count, to, dragged) {
-      if (!to || to === from) {
-        snapBack(dragged);
-        view.dests = view.selection ? view.dests : [];
-        return schedule();
-      }
-      // any other pile, the stock included, is asked for: a refused drop
-      // comes back with the server's reason
-      const legal = S.destinations(table.game, from, count).includes(to);
-      if (!legal) snapBack(dragged);
-      C.sendMove({ from, to, count }, legal ? dragged : null);
+      C.whenSettled(() => dropNow(from, count, to, dragged));
     },
     tap: C.tap,
     longPress(pile, index, x, y) {

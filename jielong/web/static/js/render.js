@@ -3,6 +3,7 @@
 import { faceSVG, isRed, suitSVG } from "./cardart.js";
 import { cardName, pileName, t, variant } from "./i18n.js";
 import { cardTops } from "./layout.js";
+import { UNKNOWN } from "./state.js";
 
 const SUITS = ["C", "D", "H", "S"];
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -32,7 +33,8 @@ function pileLabel(id, down, up) {
   if (id === "stock") return down ? t("pile.stock", { n: down }) : t("pile.stockEmpty");
   if (!down && !up.length) parts.push(t("pile.empty"));
   if (down) parts.push(t("pile.down", { n: down }));
-  if (up.length) parts.push(t("pile.top", { card: cardName(up[up.length - 1]) }));
+  const top = up.at(-1);
+  if (top) parts.push(t("pile.top", { card: top === UNKNOWN ? t("card.down") : cardName(top) }));
   return parts.join(t("lang.sep"));
 }
 
@@ -88,7 +90,10 @@ export function boardHTML(game, view, layout) {
         const cls = top ? runClasses(view, "waste", 0, 1) : "under";
         const shift = i * layout.wasteShift;
         const at = layout.wasteDown ? `left:0;top:${shift}px` : `left:${shift}px;top:0`;
-        return cardHTML(code, code, index, `${at};${size}`, cls);
+        const style = `${at};${size}`;
+        // a turned card the answer has yet to name
+        if (code === UNKNOWN) return downHTML(`waste@${index}`, index, style);
+        return cardHTML(code, code, index, style, cls);
       })
       .join("");
     out.push(pileHTML("waste", piles.waste, waste, pileLabel("waste", 0, shown), view));
@@ -134,17 +139,22 @@ export function draw(board, game, view, layout) {
   const stockRect = board.querySelector('[data-pile="stock"]')?.getBoundingClientRect();
   const drew = game.last && (game.last.type === "draw" || game.last.from === "stock");
   for (const el of board.querySelectorAll(".card[data-key]")) {
-    let old = before.get(el.dataset.key);
-    if (!old && stockRect && el.closest('[data-pile="waste"]') && drew) old = stockRect;
+    const inWaste = el.closest('[data-pile="waste"]');
+    // a card named by the answer lands where its face-down stand-in already is
+    let old = before.get(el.dataset.key) || (inWaste && before.get(`waste@${el.dataset.index}`));
+    if (!old && stockRect && inWaste && drew) old = stockRect;
     if (!old) continue;
     const now = el.getBoundingClientRect();
     const dx = old.left - now.left;
     const dy = old.top - now.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
+    const glide = el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
       duration: 160,
       easing: "ease-out",
     });
+    // a click during the glide is for the pile underneath (the stock, say), not the moving card
+    el.style.pointerEvents = "none";
+    glide.finished.then(() => (el.style.pointerEvents = ""), () => {});
   }
 }
 

@@ -23,7 +23,8 @@ export function faceUp(game, pile) {
 }
 
 export function destinations(game, from, count) {
-  return game.moves.filter((m) => m.from === from && m.count === count).map((m) => m.to);
+  // a drawn position that waits for its answer has no list yet: no destinations
+  return (game.moves || []).filter((m) => m.from === from && m.count === count).map((m) => m.to);
 }
 
 // What one click on a source does: "send" a move at once when there is exactly
@@ -117,4 +118,95 @@ export function runStart(game, pile, count) {
 export function elapsed(game, receivedAt, now) {
   const c = game.counters;
   return c.elapsed_ms + (c.clock_running && !game.flags.won ? now - receivedAt : 0);
+}
+
+// -- painting before the answer ---------------------------------------------
+// A move the server's list offers, or a click on the stock, is drawn at once
+// as the position it leads to; the server's answer then replaces it. Cards the
+// page cannot know yet (those a draw turns, one a move turns over) stay face
+// down until the answer shows them. Nothing here decides what is legal: a
+// move is projected only when it is in `moves`, and a projected position has
+// no move list (inputs then wait for the answer).
+
+export const UNKNOWN = "??";
+const RANK_ORDER = "A23456789TJQK";
+
+function offered(game, move) {
+  return Boolean(game.moves?.some((m) => m.from === move.from && m.to === move.to && m.count === move.count));
+}
+
+function copyPosition(p) {
+  return {
+    ...p,
+    tableau: p.tableau.map((t) => ({ down: t.down, up: [...t.up] })),
+    foundations: [...p.foundations],
+    ...(p.cells ? { cells: [...p.cells] } : {}),
+    ...(p.waste ? { waste: [...p.waste] } : {}),
+  };
+}
+
+function take(p, pile, count) {
+  const [kind, index] = pile.split(":");
+  const i = Number(index);
+  if (kind === "tableau") return p.tableau[i].up.splice(p.tableau[i].up.length - count, count);
+  if (kind === "waste") return p.waste.splice(p.waste.length - count, count);
+  if (kind === "cell") {
+    const card = p.cells[i];
+    p.cells[i] = null;
+    return [card];
+  }
+  // a foundation keeps its top card only: the one below is the rank before it
+  const card = p.foundations[i];
+  const below = RANK_ORDER.indexOf(card[0]) - 1;
+  p.foundations[i] = below >= 0 ? RANK_ORDER[below] + card[1] : null;
+  return [card];
+}
+
+function put(p, pile, cards) {
+  const [kind, index] = pile.split(":");
+  const i = Number(index);
+  if (kind === "tableau") p.tableau[i].up.push(...cards);
+  else if (kind === "foundation") p.foundations[i] = cards.at(-1);
+  else if (kind === "cell") p.cells[i] = cards[0];
+}
+
+function projected(game, position, last) {
+  return {
+    ...game,
+    position,
+    moves: null,
+    last,
+    flags: { ...game.flags, can_undo: true, no_legal_move: false },
+  };
+}
+
+function projectMove(game, move) {
+  if (!offered(game, move) || move.from === "stock" || move.to === "stock") return null;
+  const position = copyPosition(game.position);
+  put(position, move.to, take(position, move.from, move.count));
+  return projected(game, position, { type: "move", from: move.from, to: move.to, count: move.count });
+}
+
+// A click on the stock turns up to `draw` cards, or turns the waste back over.
+function projectDraw(game, draw) {
+  const p = game.position;
+  if (p.stock === undefined || p.stock === null) return null;
+  const position = copyPosition(p);
+  if (p.stock > 0) {
+    const n = Math.min(draw, p.stock);
+    position.stock -= n;
+    for (let k = 0; k < n; k++) position.waste.push(UNKNOWN);
+    return projected(game, position, { type: "draw", from: "stock", to: "waste", count: n });
+  }
+  if (!p.waste.length) return null;
+  position.stock = p.waste.length;
+  position.waste = [];
+  return projected(game, position, { type: "recycle", from: "waste", to: "stock", count: p.waste.length });
+}
+
+// The position an action leads to as far as the page can draw it, or null.
+export function project(game, data, draw) {
+  if (data.type === "draw") return projectDraw(game, draw);
+  if (data.type === "move" && !data.steps) return projectMove(game, data);
+  return null;
 }
