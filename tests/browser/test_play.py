@@ -16,9 +16,12 @@ from board_driver import (
     open_game,
     read_board,
     source_card,
+    tap,
     wait_board,
 )
 from conftest import Server, screenshot
+
+from jielong.cards import DECK
 
 pytestmark = pytest.mark.browser
 
@@ -133,3 +136,61 @@ def test_quick_stock_clicks_are_drawn_at_once_and_all_played(
     assert state["counters"]["moves"] == 6
     assert state["position"]["stock"] == stock - 6
     assert page.locator('[data-pile="waste"] .card.down').count() == 0
+
+
+def home_position() -> str:
+    """Klondike: the ace of clubs at home; the ace of spades on column 1 can
+    only go home (three empty foundations); the two of clubs on column 2 can
+    go home or onto the three of hearts of column 3."""
+    tops = ["AS", "2C", "3H", "KS", "KD", "QS", "JS"]
+    rest = [c.code() for c in DECK if c.code() not in {*tops, "AC"}]
+    lines = ["Foundations: AC"]
+    lines += [": " + " ".join(rest[i::7]) + " | " + top for i, top in enumerate(tops)]
+    return "\n".join(lines) + "\n"
+
+
+def double_tap(page: Any, device: str, selector: str) -> None:
+    x, y = centre(page, selector)
+    if device == "phone":
+        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.dblclick(x, y)
+
+
+def test_one_tap_double_tap_and_enter_send_cards_home(
+    page: Any, server: Server, device: str
+) -> None:
+    status, state = server.api(
+        "POST", "/api/games", {"variant": "klondike-1", "position": home_position()}
+    )
+    assert status == 201, state
+    gid = open_game(page, f"/play/klondike-1?game={state['id']}")
+    # an ace with only empty foundations to go to: one tap sends it
+    tap(page, device, card_selector("tableau:0", "AS"))
+    wait_board(page, state["version"] + 1, gid)
+    assert "AS" in server.game(gid)["position"]["foundations"]
+    # a card with two places to go: one tap selects, a double tap sends it home
+    tap(page, device, card_selector("tableau:1", "2C"))
+    page.wait_for_selector(".card.sel")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".card.sel", state="detached")
+    double_tap(page, device, card_selector("tableau:1", "2C"))
+    wait_board(page, state["version"] + 2, gid)
+    after = assert_drawn(page, server, gid)
+    assert after["position"]["foundations"][0] == "2C"
+    assert after["counters"]["moves"] == 2
+    # Enter does what a tap does: back to the start, then the keyboard only
+    for version in (state["version"] + 3, state["version"] + 4):
+        page.locator('#actions button[data-act="undo"]').click()
+        wait_board(page, version, gid)
+    page.locator('[data-pile="tableau:0"]').focus()
+    page.keyboard.press("Enter")
+    wait_board(page, state["version"] + 5, gid)
+    page.locator('[data-pile="tableau:1"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".card.sel")
+    page.keyboard.press("Enter")
+    wait_board(page, state["version"] + 6, gid)
+    final = assert_drawn(page, server, gid)
+    assert sorted(c for c in final["position"]["foundations"] if c) == ["2C", "AS"]

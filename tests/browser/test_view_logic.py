@@ -101,3 +101,9 @@ def test_phone_width_fits_eight_columns(blank: Any, device: str) -> None:
     )
     assert result["cw"] >= 40
     assert result["right"] <= 390
+
+
+def test_empty_foundations_count_as_one_destination(blank: Any, device: str) -> None:
+    moves = [mv("tableau:2", f"foundation:{i}") for i in range(4)]
+    result = plan(blank, moves, "tableau:2", 1, "klondike")
+    assert result == {"kind": "send", "move": mv("tableau:2", "foundation:0")}

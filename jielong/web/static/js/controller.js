@@ -334,11 +334,23 @@ function select(pile, count) {
   schedule();
 }
 
+// Returns true when the click sent a move.
 function sourceClick(pile, count) {
   const plan = S.clickPlan(table.game, pile, count, variant.family);
   // a foundation card only ever moves when asked twice: never by one stray tap
-  if (plan.kind === "send" && !pile.startsWith("foundation:")) return sendMove(plan.move);
+  if (plan.kind === "send" && !pile.startsWith("foundation:")) {
+    sendMove(plan.move);
+    return true;
+  }
   select(pile, count);
+  return false;
+}
+
+// The selected card goes home if it can; else the selection is dropped.
+function homeOrDrop(pile, count) {
+  const home = S.homeMove(table.game, pile, count);
+  if (home) return sendMove(home);
+  return clearSelection();
 }
 
 export function drawStock() {
@@ -358,8 +370,17 @@ function target(pile, index) {
   return sendMove({ from: sel.pile, to: pile, count: sel.count });
 }
 
+// A second tap on the same pile this soon after the first is a double tap.
+const DOUBLE_TAP_MS = 450;
+let lastTap = null;
+
 export function tap(pile, index) {
   if (!table.game) return;
+  const at = performance.now();
+  const before = lastTap;
+  const double = before && before.pile === pile && before.index === index && at - before.at < DOUBLE_TAP_MS;
+  const entry = { pile, index, at, sent: false };
+  lastTap = entry;
   // a click on the stock needs no move list: it is painted and queued at once
   if (pile === "stock") {
     view.keyboard = false;
@@ -367,16 +388,26 @@ export function tap(pile, index) {
     closeOverlay();
     return drawStock();
   }
-  whenSettled(() => tapNow(pile, index));
+  whenSettled(() => tapNow(entry, double ? before : null));
 }
 
-function tapNow(pile, index) {
+function tapNow(entry, first) {
+  const { pile, index } = entry;
   view.keyboard = false;
   view.focus = pile;
   closeOverlay();
+  if (first && (first.sent || view.selection?.pile === pile)) {
+    // a finished double tap does not start the next one
+    if (lastTap === entry) lastTap = null;
+    // the double tap's first half already sent the card: the second half
+    // would only catch the card left under it
+    if (first.sent) return schedule();
+    // a double tap sends the card home when it can go there
+    return homeOrDrop(pile, view.selection.count);
+  }
   if (view.selection) return target(pile, index);
   const count = S.countFrom(table.game, pile, index);
-  if (count) sourceClick(pile, count);
+  if (count) entry.sent = sourceClick(pile, count);
   else schedule();
 }
 
@@ -392,13 +423,15 @@ function activateNow() {
   closeOverlay();
   if (pile === "stock") return drawStock();
   if (view.selection) {
-    if (pile === view.selection.pile) return clearSelection();
+    // Enter again on the picked card: home if it can go, else put it down
+    if (pile === view.selection.pile) return homeOrDrop(pile, view.selection.count);
     return sendMove({ from: view.selection.pile, to: pile, count: view.selection.count });
   }
   if (S.countFrom(table.game, pile, S.topIndex(table.game, pile))) return sourceClick(pile, 1);
 }
 
 export function escape() {
+  lastTap = null;
   if (view.overlay) return closeOverlay();
   if (panelShown() && table.game?.flags.won) {
     view.viewBoard = true;

@@ -29,7 +29,8 @@ export function destinations(game, from, count) {
 
 // What one click on a source does: "send" a move at once when there is exactly
 // one place to go, else "select". All empty free cells count as one place, and
-// in FreeCell a card that can go home goes home.
+// so do the foundations (only an ace has more than one, the empty ones); in
+// FreeCell a card that can go home goes home.
 export function clickPlan(game, from, count, family) {
   const dests = destinations(game, from, count);
   if (family === "freecell") {
@@ -38,7 +39,7 @@ export function clickPlan(game, from, count, family) {
   }
   const groups = new Map();
   for (const d of dests) {
-    const key = d.startsWith("cell:") ? "cell" : d;
+    const key = d.startsWith("cell:") ? "cell" : d.startsWith("foundation:") ? "foundation" : d;
     if (!groups.has(key)) groups.set(key, d);
   }
   if (groups.size === 1) {
@@ -46,6 +47,12 @@ export function clickPlan(game, from, count, family) {
     return { kind: "send", move: { from, to, count } };
   }
   return { kind: "select", selection: { pile: from, count }, dests };
+}
+
+// Where a card goes home, when the list offers it a foundation.
+export function homeMove(game, from, count) {
+  const to = destinations(game, from, count).find((d) => d.startsWith("foundation:"));
+  return to ? { from, to, count } : null;
 }
 
 // The longest run a hand may move right now (FreeCell), for the overlay text.
