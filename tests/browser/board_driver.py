@@ -100,6 +100,8 @@ def wait_board(page: Any, version: int | None = None, game: str | None = None) -
     selector = "#board[data-version]" if version is None else f'#board[data-version="{version}"]'
     if game is not None:
         selector += f'[data-game="{game}"]'
+    # not a position drawn ahead of the server's answer
+    selector += ":not([data-pending])"
     page.wait_for_selector(selector, state="attached")
     # cards glide for a moment after each redraw; gestures aim at where they land
     page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")

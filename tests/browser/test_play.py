@@ -12,10 +12,12 @@ from board_driver import (
     deal_with_tableau_move,
     drag,
     expected_board,
+    game_id,
     move_json,
     open_game,
     read_board,
     source_card,
+    t,
     tap,
     wait_board,
 )
@@ -194,3 +196,99 @@ def test_one_tap_double_tap_and_enter_send_cards_home(
     wait_board(page, state["version"] + 6, gid)
     final = assert_drawn(page, server, gid)
     assert sorted(c for c in final["position"]["foundations"] if c) == ["2C", "AS"]
+
+
+def test_a_game_with_moves_is_never_replaced_without_asking(
+    page: Any, server: Server, device: str
+) -> None:
+    gid = open_game(page, "/play/klondike-1?deal=3")
+    start = server.game(gid)
+    tap(page, device, '[data-pile="stock"]')
+    wait_board(page, start["version"] + 1, gid)
+    dialog = page.locator('[role="dialog"][aria-modal="true"]')
+    new_deal = page.locator('#actions button[data-act="new"]')
+    # N or 新牌 asks first, the safe answer in focus; Esc keeps the game
+    if device == "desktop":
+        page.keyboard.press("n")
+    else:
+        new_deal.tap()
+    dialog.wait_for()
+    assert dialog.locator("h2").inner_text() == t("confirm.newTitle")
+    assert page.evaluate("document.activeElement.dataset.answer") == "no"
+    screenshot(page, f"confirm-new-{device}")
+    page.keyboard.press("n")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    assert game_id(page) == gid
+    # the keyboard reaches the other answer
+    new_deal.click()
+    dialog.wait_for()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.answer") == "yes"
+    page.keyboard.press("Enter")
+    page.wait_for_function("(g) => !location.search.includes(g)", arg=gid)
+    fresh = game_id(page)
+    wait_board(page, game=fresh)
+    # Back returns to the game left behind
+    page.go_back()
+    wait_board(page, game=gid)
+    assert game_id(page) == gid
+    # the rules page's Play over an unfinished game asks too: kept, then left
+    resume = page.locator("a[data-resume]")
+    for leave in (False, True):
+        page.goto("/rules/klondike-1")
+        assert resume.get_attribute("href") == f"/play/klondike-1?game={gid}"
+        page.locator("main.rules a.button.primary").click()
+        dialog.wait_for()
+        assert dialog.locator("h2").inner_text() == t("confirm.resumeTitle")
+        page.locator(f'[data-answer="{"yes" if leave else "no"}"]').click()
+        if not leave:
+            wait_board(page, game=gid)
+    page.wait_for_function("(g) => !location.search.includes(g)", arg=gid)
+    newest = game_id(page)
+    page.goto("/rules/klondike-1")
+    assert resume.get_attribute("href") == f"/play/klondike-1?game={newest}"
+
+
+AUTOCOMPLETE_NEXT = "Foundations: QC QD QH JS\n: | KC\n: | KD\n: | KH\n: QS | KS\n: |\n: |\n: |\n"
+
+# Clicks the third action button in the very frame it turns into auto-complete.
+CLICK_AS_IT_CHANGES = """() => {
+  const actions = document.getElementById("actions");
+  window.thirdClicked = false;
+  new MutationObserver((_, observer) => {
+    const third = actions.querySelector("button.third");
+    if (third?.dataset.act !== "autocomplete") return;
+    observer.disconnect();
+    third.click();
+    window.thirdClicked = true;
+  }).observe(actions, {childList: true, subtree: true});
+}"""
+
+
+def test_the_third_button_ignores_a_press_as_it_changes_meaning(
+    page: Any, server: Server, device: str
+) -> None:
+    status, state = server.api(
+        "POST", "/api/games", {"variant": "klondike-1", "position": AUTOCOMPLETE_NEXT}
+    )
+    assert status == 201, state
+    gid = open_game(page, f"/play/klondike-1?game={state['id']}")
+    third = page.locator("#actions button.third")
+    assert third.get_attribute("data-act") == "new"
+    page.evaluate(CLICK_AS_IT_CHANGES)
+    # the king goes to an empty column and turns the last face-down card
+    drag(
+        page,
+        device,
+        centre(page, card_selector("tableau:3", "KS")),
+        centre(page, '[data-pile="tableau:4"] > .slot'),
+    )
+    page.wait_for_function("() => window.thirdClicked")
+    page.wait_for_timeout(300)
+    assert server.game(gid)["counters"]["moves"] == 1
+    assert third.get_attribute("data-act") == "autocomplete"
+    page.wait_for_timeout(500)
+    third.click()
+    page.locator(".panel.win").wait_for()
+    assert server.game(gid)["flags"]["won"]

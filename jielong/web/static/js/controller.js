@@ -2,6 +2,7 @@
 // actions, and adopts the server's answers. No rules here: what may be played
 // comes from the server's `moves`.
 import { api } from "./api.js";
+import { ask } from "./confirm.js";
 import { cardName, t, variant } from "./i18n.js";
 import { snapBack } from "./input.js";
 import { lastState, reached, remember, unreachable } from "./offline.js";
@@ -48,11 +49,15 @@ function reproject(animate) {
   schedule(animate);
 }
 
-function rememberUrl(state) {
+// A game that replaces another gets its own history entry: Back returns to
+// the one before.
+function rememberUrl(state, push) {
   const url = new URL(location.href);
-  if (url.searchParams.get("game") !== state.id || url.searchParams.has("deal") || url.searchParams.has("daily")) {
+  const params = url.searchParams;
+  if (params.get("game") !== state.id || params.has("deal") || params.has("daily") || params.has("position")) {
     url.search = `?game=${encodeURIComponent(state.id)}`;
-    history.replaceState(null, "", url);
+    if (push) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
   }
   try {
     // the home and rules pages offer to continue an unfinished game
@@ -81,7 +86,7 @@ export function adopt(state, animate = true) {
     closeOverlay();
     if (view.hint && view.hint.version !== state.version) view.hint = null;
   }
-  rememberUrl(state);
+  rememberUrl(state, Boolean(old && old.id !== state.id));
   remember(state);
   reproject(animate && changed);
 }
@@ -215,6 +220,35 @@ export async function newGame(body) {
   else showProblem(res?.body?.error?.message || t("error.network"));
 }
 
+// Replacing a game with moves made asks first (won and stuck games do not).
+export async function replaceGame(body) {
+  const g = table.confirmed;
+  if (g && !g.flags.won && !g.flags.no_legal_move && g.counters.moves > 0) {
+    const fresh = await ask({
+      title: t("confirm.newTitle"),
+      body: t("confirm.newBody", { n: g.counters.moves }),
+      yes: t("confirm.newYes"),
+      no: t("confirm.keep"),
+    });
+    if (!fresh) return;
+  }
+  return newGame(body);
+}
+
+// The unfinished game with moves this browser keeps for the variant, if any.
+async function unfinished() {
+  let id = null;
+  try {
+    id = localStorage.getItem(`jielong.game.${variant.id}`);
+  } catch {
+    return null;
+  }
+  if (!id) return null;
+  const res = await request(api.get(id));
+  const g = res?.status === 200 ? res.body : null;
+  return g && !g.flags.won && g.counters.moves > 0 ? g : null;
+}
+
 export async function load() {
   const params = new URLSearchParams(location.search);
   const id = params.get("game");
@@ -225,12 +259,25 @@ export async function load() {
     toast(t("error.notFound"));
     return newGame({});
   }
+  if (params.get("daily") && !params.has("deal")) return newGame({ daily: true });
   // the number goes as typed: the server checks it and says what is wrong
-  if (params.has("deal")) return newGame({ deal: dealValue(params.get("deal")) });
-  if (params.get("daily")) return newGame({ daily: true });
+  let body = {};
+  if (params.has("deal")) body = { deal: dealValue(params.get("deal")) };
   // a shared link: the position it carries starts a new game (never counted)
-  if (params.get("position")) return newGame({ position: params.get("position") });
-  return newGame({});
+  else if (params.get("position")) body = { position: params.get("position") };
+  // a game left unfinished is shown, and the player says whether to leave it
+  const kept = await unfinished();
+  if (kept) {
+    adopt(kept, false);
+    const fresh = await ask({
+      title: t("confirm.resumeTitle"),
+      body: t("confirm.resumeBody", { n: kept.counters.moves }),
+      yes: t("confirm.newYes"),
+      no: t("confirm.resume"),
+    });
+    if (!fresh) return undefined;
+  }
+  return newGame(body);
 }
 
 export async function clockRunning(running) {
@@ -494,7 +541,7 @@ export async function command(name) {
       return hint();
     case "new":
     case "again":
-      return newGame({});
+      return replaceGame({});
     case "restart":
       return act({ type: "restart" });
     case "autocomplete":

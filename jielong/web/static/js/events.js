@@ -6,7 +6,7 @@ import { attachDealBox } from "./dealbox.js";
 import { variant } from "./i18n.js";
 import { attachPointer, snapBack } from "./input.js";
 import { attachKeys } from "./keys.js";
-import { board, hosts, schedule, tick, toast } from "./paint.js";
+import { board, hosts, schedule, thirdSettled, tick, toast } from "./paint.js";
 import { markDests } from "./render.js";
 import * as S from "./state.js";
 
@@ -93,7 +93,7 @@ function keys() {
     escape: C.escape,
     undo: () => C.act({ type: "undo" }),
     hint: C.hint,
-    newGame: () => C.newGame({}),
+    newGame: () => C.replaceGame({}),
     finish: C.finish,
     focusIn(pile) {
       view.focus = pile;
@@ -108,9 +108,14 @@ export function attachEvents() {
   document.addEventListener("click", (e) => {
     const button = e.target.closest("button[data-act]");
     if (!button || button.closest(".run-overlay") || !document.querySelector("main.play")?.contains(button)) return;
+    // the third button changes meaning (new deal, auto-complete): a press
+    // just after it changed was aimed at what it said before
+    if (button.classList.contains("third") && !thirdSettled(e.timeStamp)) return;
     C.command(button.dataset.act);
   });
-  attachDealBox(hosts.actions, { toast, request: C.request, open: (deal) => C.newGame({ deal }) });
+  attachDealBox(hosts.actions, { toast, request: C.request, open: (deal) => C.replaceGame({ deal }) });
+  // Back and Forward between games replaced in this tab
+  window.addEventListener("popstate", () => C.load());
   document.addEventListener("visibilitychange", () => C.clockRunning(!document.hidden));
   window.addEventListener("resize", () => C.closeOverlay());
   // rotation, resizing, fullscreen and bars that wrap all change the board's box

@@ -45,13 +45,30 @@ function flush() {
   // bars first: the board takes the height they leave
   put("status", P.statusHTML(game, clock()));
   put("actions", P.actionsHTML(game, view));
+  noteThird();
   put("hintbar", P.hintbarHTML(game, view));
   put("panel", P.panelHTML(game, view));
   const layout = computeLayout(game, board.clientWidth, board.clientHeight, { large: largeCards() });
   draw(board, game, view, layout);
+  // drawn ahead of the server's answer (tests wait for the answer's board)
+  board.toggleAttribute("data-pending", game !== table.confirmed);
   // for bench/page_speed.py: when the first playable board was drawn
   if (!performance.getEntriesByName("jielong:board").length) performance.mark("jielong:board");
   document.body.classList.toggle("has-panel", panelShown());
+}
+
+// When the third action button last changed what it does.
+const THIRD_GUARD_MS = 700;
+let third = { act: null, since: -Infinity };
+
+function noteThird() {
+  const act = hosts.actions.querySelector("button.third")?.dataset.act ?? null;
+  if (act === third.act) return;
+  third = { act, since: third.act === null ? -Infinity : performance.now() };
+}
+
+export function thirdSettled(now) {
+  return now - third.since >= THIRD_GUARD_MS;
 }
 
 export function tick() {
