@@ -238,7 +238,9 @@ def play(request: Request, variant: str) -> HTMLResponse:
     body = (
         f'<main class="play {v.family}" data-variant="{v.id}">'
         f'<h1 class="game-name">{name}</h1>'
-        '<div class="status" id="status" role="status"></div>'
+        # the clock ticks outside the live region: it is not announced every second
+        '<div class="status" id="status"><span class="time" id="clock" role="timer"></span>'
+        '<span class="status-live" id="status-live" role="status"></span></div>'
         '<div class="hintbar" id="hintbar" aria-live="polite"></div>'
         f'<div class="board" id="board" role="application" aria-label="{escape(t["board.label"])}"'
         f' aria-describedby="keys-help"></div>'

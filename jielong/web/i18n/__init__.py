@@ -15,6 +15,8 @@ from typing import Any
 
 LANGUAGES = ("zh-Hant", "zh-Hans", "en")
 DEFAULT_LANGUAGE = "zh-Hant"
+# for browsers that ask only for languages the site does not have
+FOREIGN_LANGUAGE = "en"
 _HERE = Path(__file__).parent
 
 
@@ -98,10 +100,16 @@ def from_accept_language(header: str) -> str | None:
 
 
 def negotiate(cookie: str | None, query: str | None, accept_language: str | None) -> str:
-    """``lang`` cookie, else ``?lang=``, else Accept-Language, else zh-Hant."""
+    """``lang`` cookie, else ``?lang=``, else Accept-Language; a browser that
+    asks only for languages the site lacks (French, Japanese) gets English;
+    one that names none gets zh-Hant."""
     for choice in (cookie, query):
         if choice:
             lang = match_language(choice)
             if lang is not None:
                 return lang
-    return from_accept_language(accept_language or "") or DEFAULT_LANGUAGE
+    found = from_accept_language(accept_language or "")
+    if found is not None:
+        return found
+    asked = [part.split(";")[0].strip() for part in (accept_language or "").split(",")]
+    return FOREIGN_LANGUAGE if any(tag and tag != "*" for tag in asked) else DEFAULT_LANGUAGE

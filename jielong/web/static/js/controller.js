@@ -84,7 +84,7 @@ export function adopt(state, animate = true) {
     view.dests = [];
     view.viewBoard = false;
     closeOverlay();
-    if (view.hint && view.hint.version !== state.version) view.hint = null;
+    if (view.hint && view.hint.version !== state.version) view.hint = S.followHint(view.hint, state);
   }
   rememberUrl(state, Boolean(old && old.id !== state.id));
   remember(state);
@@ -259,13 +259,13 @@ export async function load() {
     toast(t("error.notFound"));
     return newGame({});
   }
-  if (params.get("daily") && !params.has("deal")) return newGame({ daily: true });
   // the number goes as typed: the server checks it and says what is wrong
-  let body = {};
-  if (params.has("deal")) body = { deal: dealValue(params.get("deal")) };
+  if (params.has("deal")) return newGame({ deal: dealValue(params.get("deal")) });
+  if (params.get("daily")) return newGame({ daily: true });
   // a shared link: the position it carries starts a new game (never counted)
-  else if (params.get("position")) body = { position: params.get("position") };
-  // a game left unfinished is shown, and the player says whether to leave it
+  if (params.get("position")) return newGame({ position: params.get("position") });
+  // a plain visit (the home and rules pages' Play) over a game left
+  // unfinished shows that game, and the player says whether to leave it
   const kept = await unfinished();
   if (kept) {
     adopt(kept, false);
@@ -277,7 +277,7 @@ export async function load() {
     });
     if (!fresh) return undefined;
   }
-  return newGame(body);
+  return newGame({});
 }
 
 export async function clockRunning(running) {

@@ -8,8 +8,9 @@ import { elapsed, pileOrder, table } from "./state.js";
 
 export const $ = (id) => document.getElementById(id);
 export const board = $("board");
-export const hosts = { status: $("status"), hintbar: $("hintbar"), actions: $("actions"), panel: $("panel") };
+export const hosts = { status: $("status-live"), hintbar: $("hintbar"), actions: $("actions"), panel: $("panel") };
 const toastEl = $("toast");
+const clockEl = $("clock");
 
 let frame = 0;
 let animateNext = false;
@@ -43,7 +44,8 @@ function flush() {
   const order = pileOrder(game);
   if (!view.focus || !order.includes(view.focus)) view.focus = order.at(-1);
   // bars first: the board takes the height they leave
-  put("status", P.statusHTML(game, clock()));
+  put("status", P.statusHTML(game));
+  tick();
   put("actions", P.actionsHTML(game, view));
   noteThird();
   put("hintbar", P.hintbarHTML(game, view));
@@ -72,7 +74,9 @@ export function thirdSettled(now) {
 }
 
 export function tick() {
-  if (table.game) put("status", P.statusHTML(table.game, clock()));
+  if (!table.game) return;
+  const text = P.clockText(clock());
+  if (clockEl.textContent !== text) clockEl.textContent = text;
 }
 
 // A deal that could not be opened, before any game is on the table.

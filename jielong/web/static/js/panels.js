@@ -2,18 +2,21 @@
 // game and view state; buttons carry data-act and the controller handles them.
 import { formatTime, pileName, t, variant } from "./i18n.js";
 import { shortCard } from "./overlay.js";
-import { faceUp } from "./state.js";
+import { faceUp, stockRun } from "./state.js";
 
 function button(act, label, extra = "") {
   return `<button type="button" data-act="${act}" ${extra}>${label}</button>`;
 }
 
-export function statusHTML(game, elapsed) {
+// The clock is drawn apart from the status line, outside its live region, so
+// that screen readers are not told the time every second.
+export function clockText(elapsed) {
+  return t("status.time", { t: formatTime(elapsed) });
+}
+
+export function statusHTML(game) {
   const c = game.counters;
-  const items = [
-    `<span class="moves">${t("status.moves", { n: c.moves })}</span>`,
-    `<span class="time">${t("status.time", { t: formatTime(elapsed) })}</span>`,
-  ];
+  const items = [`<span class="moves">${t("status.moves", { n: c.moves })}</span>`];
   if (variant.family === "klondike") items.push(`<span class="recycles">${t("status.recycles", { n: c.recycles })}</span>`);
   if (game.limits) items.push(`<span class="limit">${t("status.limit", { n: game.limits.to_card })}</span>`);
   if (game.daily) items.push(`<span class="daily">${t("status.daily", { date: game.daily })}</span>`);
@@ -84,6 +87,15 @@ export function hintbarHTML(game, view) {
   const list = ["undo", "hint", "restart", "new", "dismiss"];
   if (h.kind === "no_progress") return `<div class="bar warn"><span>${t("hint.noProgress")}</span>${exits(list, game)}</div>`;
   if (h.kind === "unsolvable") return `<div class="bar warn"><span>${t("hint.unsolvable")}</span>${exits(list, game)}</div>`;
+  const draws = stockRun(h);
+  if (h.move && draws > 1) {
+    // a run of clicks on the stock is one hint: where it leads, and how many
+    const then = h.line[draws];
+    const text = then
+      ? t("hint.draws", { n: draws, from: pileName(then.from), to: pileName(then.to) })
+      : t("hint.drawsOnly", { n: draws });
+    return `<div class="bar info"><span>${text}</span></div>`;
+  }
   if (h.move) {
     const up = faceUp(game, h.move.from);
     const n = h.move.count;

@@ -55,6 +55,24 @@ export function homeMove(game, from, count) {
   return to ? { from, to, count } : null;
 }
 
+// How many clicks on the stock a hint's line starts with (draws and recycles).
+export function stockRun(hint) {
+  const line = hint?.line || [];
+  let n = 0;
+  while (n < line.length && (line[n].from === "stock" || line[n].to === "stock")) n++;
+  return n;
+}
+
+// A hint that starts with clicks on the stock goes on after the player makes
+// the first of them: it then starts one click later. Any other change ends it.
+export function followHint(hint, state) {
+  const last = state.last;
+  const clicked = last && (last.type === "draw" || last.type === "recycle");
+  if (!clicked || state.version !== hint.version + 1 || stockRun(hint) < 1 || hint.line.length < 2) return null;
+  const line = hint.line.slice(1);
+  return { ...hint, move: line[0], line, version: state.version };
+}
+
 // The longest run a hand may move right now (FreeCell), for the overlay text.
 export function handLimit(game) {
   return game.limits ? Math.max(game.limits.to_card, game.limits.to_empty) : null;
