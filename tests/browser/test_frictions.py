@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from board_driver import open_game, t, tap, wait_board
-from conftest import DESKTOP, PHONE, Server
+from board_driver import NEAR_END, Touch, card_selector, centre, open_game, t, tap, wait_board
+from conftest import DESKTOP, PHONE, Server, screenshot
 
+from jielong.cards import DECK
 from jielong.web.i18n import negotiate
 
 pytestmark = pytest.mark.browser
@@ -108,3 +109,120 @@ def test_language_fallbacks() -> None:
     assert negotiate(None, None, "*") == "zh-Hant"
     assert negotiate(None, None, None) == "zh-Hant"
     assert negotiate("zh-Hans", None, "fr") == "zh-Hans"
+
+
+def long_run_position() -> str:
+    """FreeCell: column 4 (the middle of a phone's eight) ends with the run
+    9S 8H 7C 6D 5S 4H under three other cards."""
+    run = ["9S", "8H", "7C", "6D", "5S", "4H"]
+    rest = [c.code() for c in DECK if c.code() not in run]
+    others = [rest[3 + i :: 7] for i in range(7)]
+    columns = [*others[:3], rest[:3] + run, *others[3:]]
+    return "\n".join(" ".join(col) for col in columns) + "\n"
+
+
+# Whether any highlighted card of the run shares pixels with the overlay.
+RUN_COVERED = """() => {
+  const o = document.querySelector(".run-overlay").getBoundingClientRect();
+  const run = [...document.querySelectorAll('[data-pile="tableau:3"] .card.run')];
+  const covered = run.some((c) => {
+    const r = c.getBoundingClientRect();
+    return r.left < o.right && o.left < r.right && r.top < o.bottom && o.top < r.bottom;
+  });
+  return {covered, run: run.length};
+}"""
+
+
+RUN_LENGTH = "(n) => document.querySelectorAll('[data-pile=\"tableau:3\"] .card.run').length === n"
+
+
+def test_the_run_picker_never_covers_the_run(page: Any, server: Server, device: str) -> None:
+    body = {"variant": "freecell", "position": long_run_position()}
+    status, state = server.api("POST", "/api/games", body)
+    assert status == 201, state
+    gid = open_game(page, f"/play/freecell?game={state['id']}")
+    x, y = centre(page, card_selector("tableau:3", "4H"))
+    touch = Touch(page) if device == "phone" else None
+    if touch:
+        touch.down(x, y)
+    else:
+        page.mouse.move(x, y)
+        page.mouse.down()
+    page.locator(".run-overlay").wait_for()
+    page.wait_for_selector('[data-pile="tableau:3"] .card.run')
+    assert page.evaluate(RUN_COVERED) == {"covered": False, "run": 1}
+    if touch:
+        touch.up(x, y)
+    else:
+        page.mouse.up()
+    page.keyboard.press("Escape")
+    page.locator(".run-overlay").wait_for(state="detached")
+    # from the keyboard, every length of the run stays in sight
+    page.locator('[data-pile="tableau:3"]').focus()
+    for n in range(2, 7):
+        page.keyboard.press("ArrowUp")
+        page.wait_for_function(RUN_LENGTH, arg=n)
+        assert page.evaluate(RUN_COVERED) == {"covered": False, "run": n}
+    screenshot(page, f"run-picker-{device}")
+    page.keyboard.press("Escape")
+    assert server.game(gid)["version"] == state["version"]
+
+
+def moves_of(server: Server, gid: str) -> int:
+    count: int = server.game(gid)["counters"]["moves"]
+    return count
+
+
+def test_the_demo_plays_the_line_pauses_and_each_step_undoes(
+    page: Any, server: Server, device: str
+) -> None:
+    gid = open_game(page, "/play/freecell?deal=1")
+    demo = page.locator('#actions button[data-act="demo"]')
+    bar = page.locator("#hintbar .bar.demo")
+    if device == "desktop":
+        page.keyboard.press("d")
+    else:
+        demo.tap()
+    bar.wait_for()
+    page.wait_for_function("() => Number(document.getElementById('board').dataset.version) >= 3")
+    bar.locator('button[data-act="demo"]').click()
+    page.wait_for_selector(
+        f"#hintbar .bar.demo button[data-act=demo]:text-is('{t('demo.resume')}')"
+    )
+    page.wait_for_timeout(700)
+    state = server.game(gid)
+    made = state["counters"]["moves"]
+    assert made >= 2
+    assert bar.inner_text().startswith(t("demo.paused", n=made))
+    page.wait_for_timeout(900)
+    assert server.game(gid)["version"] == state["version"]
+    # a step of the demo is a move like any other: one undo takes it back
+    page.locator('#actions button[data-act="undo"]').click()
+    wait_board(page, state["version"] + 1, gid)
+    assert moves_of(server, gid) == made - 1
+    screenshot(page, f"demo-{device}")
+    bar.locator('button[data-act="demo"]').click()
+    page.wait_for_function(
+        "(v) => Number(document.getElementById('board').dataset.version) >= v",
+        arg=state["version"] + 3,
+    )
+    bar.locator('button[data-act="demo-stop"]').click()
+    bar.wait_for(state="detached")
+    # Klondike with cards still face down: no win is known, and it says so
+    open_game(page, "/play/klondike-1?deal=3")
+    demo.click()
+    page.locator("#hintbar .bar.demo .note").wait_for()
+    assert page.locator("#hintbar .bar.demo .note").inner_text() == t("demo.noKnownWin")
+    page.locator('#hintbar button[data-act="demo-stop"]').click()
+
+
+def test_the_demo_finishes_a_won_position(page: Any, server: Server, device: str) -> None:
+    body = {"variant": "klondike-1", "position": NEAR_END["klondike"]}
+    status, state = server.api("POST", "/api/games", body)
+    assert status == 201, state
+    gid = open_game(page, f"/play/klondike-1?game={state['id']}")
+    page.locator('#actions button[data-act="demo"]').click()
+    page.locator(".panel.win").wait_for()
+    final = server.game(gid)
+    assert final["flags"]["won"] and final["counters"]["moves"] == 4
+    page.locator("#hintbar .bar.demo").wait_for(state="detached")

@@ -6,7 +6,7 @@ import { ask } from "./confirm.js";
 import { cardName, t, variant } from "./i18n.js";
 import { snapBack } from "./input.js";
 import { lastState, reached, remember, unreachable } from "./offline.js";
-import { RunOverlay } from "./overlay.js";
+import { RunOverlay, faceUpBox } from "./overlay.js";
 import { $, board, panelShown, schedule, showProblem, toast } from "./paint.js";
 import { ghost, motionAllowed } from "./render.js";
 import { dealValue } from "./dealbox.js";
@@ -73,7 +73,10 @@ export function adopt(state, animate = true) {
   // an answer overtaken by a later one (the clock's, say) changes nothing
   if (old && old.id === state.id && state.version < old.version) return;
   const changed = !old || old.id !== state.id || old.version !== state.version;
-  if (old && old.id !== state.id) dropQueue();
+  if (old && old.id !== state.id) {
+    dropQueue();
+    view.demo = null;
+  }
   table.confirmed = state;
   table.receivedAt = performance.now();
   // the move that wins sets the cards cascading, once the board shows it
@@ -490,14 +493,14 @@ export function escape() {
 
 // -- the run overlay --------------------------------------------------------
 
-export function openOverlay(pile, count, anchor) {
+export function openOverlay(pile, count) {
   const p = S.tableauPile(table.game, pile);
   if (!p || !p.up.length) return false;
   count = Math.max(1, Math.min(count, p.up.length));
   view.overlay = { pile, count, max: p.up.length };
   view.selection = null;
   view.dests = [];
-  overlay.show(overlayRun(), anchor);
+  overlay.show(overlayRun(), faceUpBox(board, pile, p.down));
   schedule();
   return true;
 }

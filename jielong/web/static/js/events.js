@@ -3,6 +3,7 @@
 // handed to the controller; nothing here changes the game by itself.
 import * as C from "./controller.js";
 import { attachDealBox } from "./dealbox.js";
+import * as D from "./demo.js";
 import { variant } from "./i18n.js";
 import { attachPointer, snapBack } from "./input.js";
 import { attachKeys } from "./keys.js";
@@ -12,11 +13,6 @@ import * as S from "./state.js";
 
 const { table } = S;
 const view = table.view;
-
-function pileAnchor(pile) {
-  const r = board.querySelector(`[data-pile="${pile}"]`)?.getBoundingClientRect();
-  return r ? { x: r.left + r.width / 2, y: r.top + r.width * 3.2 } : null;
-}
 
 function dropNow(from, count, to, dragged) {
   if (!to || to === from) {
@@ -59,10 +55,10 @@ function pointer() {
       C.whenSettled(() => dropNow(from, count, to, dragged));
     },
     tap: C.tap,
-    longPress(pile, index, x, y) {
+    longPress(pile, index) {
       if (!table.game || !pile.startsWith("tableau:")) return false;
       C.cancelHint();
-      return C.openOverlay(pile, S.countFrom(table.game, pile, index) || 1, { x, y });
+      return C.openOverlay(pile, S.countFrom(table.game, pile, index) || 1);
     },
     overlaySlide: (x, y) => C.runOverlay.slide(x, y),
     overlayRelease: (x, y) => C.overlayAct(C.runOverlay.release(x, y)),
@@ -82,7 +78,7 @@ function keys() {
       if (!table.game || !view.focus?.startsWith("tableau:")) return;
       view.keyboard = true;
       if (view.overlay && view.overlay.pile === view.focus) return C.overlayAct(step > 0 ? "up" : "down");
-      if (step > 0) C.openOverlay(view.focus, 2, pileAnchor(view.focus));
+      if (step > 0) C.openOverlay(view.focus, 2);
     },
     activate() {
       if (!table.game) return;
@@ -95,6 +91,7 @@ function keys() {
     hint: C.hint,
     newGame: () => C.replaceGame({}),
     finish: C.finish,
+    demo: D.toggle,
     focusIn(pile) {
       view.focus = pile;
       view.keyboard = true;
@@ -103,6 +100,23 @@ function keys() {
 }
 
 export function attachEvents() {
+  // the player's own input pauses the demo: the table is theirs again
+  board.addEventListener("pointerdown", () => D.pause(), { capture: true });
+  document.addEventListener(
+    "keydown",
+    (e) => {
+      if (e.key !== "d" && e.key !== "D") D.pause();
+    },
+    { capture: true },
+  );
+  document.addEventListener(
+    "click",
+    (e) => {
+      const act = e.target.closest?.("button[data-act]")?.dataset.act;
+      if (act && !act.startsWith("demo")) D.pause();
+    },
+    { capture: true },
+  );
   pointer();
   keys();
   document.addEventListener("click", (e) => {
@@ -111,6 +125,8 @@ export function attachEvents() {
     // the third button changes meaning (new deal, auto-complete): a press
     // just after it changed was aimed at what it said before
     if (button.classList.contains("third") && !thirdSettled(e.timeStamp)) return;
+    if (button.dataset.act === "demo") return D.toggle();
+    if (button.dataset.act === "demo-stop") return D.stop();
     C.command(button.dataset.act);
   });
   attachDealBox(hosts.actions, { toast, request: C.request, open: (deal) => C.replaceGame({ deal }) });

@@ -35,6 +35,7 @@ export function attachKeys(board, h) {
     else if (key === "h" || key === "H") h.hint();
     else if (key === "n" || key === "N") h.newGame();
     else if (key === "f" || key === "F") h.finish();
+    else if (key === "d" || key === "D") h.demo();
     else handled = false;
     if (handled) e.preventDefault();
   });

@@ -9,6 +9,16 @@ const REPEAT_MS = 380;
 // slide that merely passes over an arrow steps once.
 const REPEAT_DELAY_MS = 700;
 
+// The box of a column's face-up cards on the screen: every run the overlay
+// can choose lies inside it.
+export function faceUpBox(board, pile, down) {
+  const cards = [...board.querySelectorAll(`[data-pile="${pile}"] .card`)].filter((c) => Number(c.dataset.index) >= down);
+  if (!cards.length) return null;
+  const first = cards[0].getBoundingClientRect();
+  const last = cards.at(-1).getBoundingClientRect();
+  return { left: first.left, right: first.right, width: first.width, top: first.top, bottom: last.bottom };
+}
+
 export function shortCard(code) {
   return `${SYMBOL[code[1]]}${rankText(code)}`;
 }
@@ -26,7 +36,7 @@ export class RunOverlay {
     return this.el !== null;
   }
 
-  show(run, anchor) {
+  show(run, around) {
     if (!this.el) {
       this.el = document.createElement("div");
       this.el.className = "run-overlay";
@@ -50,14 +60,29 @@ export class RunOverlay {
       (tooLong ? `<span class="too-long">${tooLong}</span>` : "") +
       `</button>` +
       `<button type="button" class="arrow" data-act="down" aria-label="${t("overlay.down")}" ${run.count <= 1 ? "disabled" : ""}>▼</button>`;
-    if (anchor) {
-      const w = Math.min(220, window.innerWidth - 16);
-      this.el.style.width = `${w}px`;
-      const x = Math.max(8, Math.min(window.innerWidth - w - 8, anchor.x - w / 2));
-      const y = Math.max(8, Math.min(window.innerHeight - 220, anchor.y - 200));
-      this.el.style.left = `${x}px`;
-      this.el.style.top = `${y}px`;
-    }
+    if (around) this.place(around);
+  }
+
+  // Beside the column's face-up cards when there is room, else above or
+  // below them: never over the run being chosen, whatever its length.
+  place(box) {
+    const margin = 8;
+    const vw = window.innerWidth;
+    const vh = window.innerHeight;
+    const w = Math.min(220, vw - 2 * margin);
+    this.el.style.width = `${w}px`;
+    const h = this.el.offsetHeight;
+    const clampX = (x) => Math.max(margin, Math.min(vw - w - margin, x));
+    const clampY = (y) => Math.max(margin, Math.min(vh - h - margin, y));
+    let x;
+    let y;
+    if (box.right + margin + w <= vw - margin) [x, y] = [box.right + margin, clampY(box.top)];
+    else if (box.left - margin - w >= margin) [x, y] = [box.left - margin - w, clampY(box.top)];
+    else if (box.top - margin - h >= margin) [x, y] = [clampX(box.left + box.width / 2 - w / 2), box.top - margin - h];
+    else if (box.bottom + margin + h <= vh - margin) [x, y] = [clampX(box.left + box.width / 2 - w / 2), box.bottom + margin];
+    else [x, y] = [clampX(box.left + box.width / 2 - w / 2), margin];
+    this.el.style.left = `${x}px`;
+    this.el.style.top = `${y}px`;
   }
 
   hide() {

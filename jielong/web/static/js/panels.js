@@ -51,6 +51,8 @@ export function actionsHTML(game, view) {
   }
   out.push(third, button("restart", t("action.restart")));
   if (newElsewhere) out.push(button("new", t("action.new"), busy));
+  // the demo last: the buttons before it keep their places
+  out.push(button("demo", t("action.demo"), view.demo && !view.demo.paused ? 'aria-pressed="true"' : 'aria-pressed="false"'));
   out.push(`<a class="rules-link" href="/rules/${variant.id}">${t("action.rules")}</a>`);
   if (variant.numberedDeals) {
     out.push(
@@ -82,6 +84,15 @@ function oddsHTML(h) {
 
 export function hintbarHTML(game, view) {
   const h = view.hint;
+  if (view.demo) {
+    const d = view.demo;
+    const state = t(d.paused ? "demo.paused" : "demo.playing", { n: d.steps });
+    const note = d.note ? ` <span class="note">${d.note}</span>` : "";
+    return (
+      `<div class="bar info demo"><span>${state}${note}</span><div class="exits">` +
+      `${button("demo", t(d.paused ? "demo.resume" : "demo.pause"))}${button("demo-stop", t("demo.stop"))}</div></div>`
+    );
+  }
   if (view.hintPending) return `<div class="bar thinking"><span class="spinner" aria-hidden="true"></span>${t("hint.thinking")}</div>`;
   if (!h) return "";
   const list = ["undo", "hint", "restart", "new", "dismiss"];

@@ -103,6 +103,8 @@ export function createView() {
     viewBoard: false,
     animate: false,
     dealing: false,
+    // the demo: {paused, steps, note} while it plays the line for the player
+    demo: null,
   };
 }
 
