@@ -105,7 +105,7 @@ export function hintbarHTML(game, view) {
     const text = then
       ? t("hint.draws", { n: draws, from: pileName(then.from), to: pileName(then.to) })
       : t("hint.drawsOnly", { n: draws });
-    return `<div class="bar info"><span>${text}</span></div>`;
+    return `<div class="bar info"><span>${text}</span>${oddsHTML(h)}</div>`;
   }
   if (h.move) {
     const up = faceUp(game, h.move.from);
