@@ -424,6 +424,11 @@ function target(pile, index) {
 const DOUBLE_TAP_MS = 450;
 let lastTap = null;
 
+// Any other input in between: the next tap starts afresh.
+export function forgetTap() {
+  lastTap = null;
+}
+
 export function tap(pile, index) {
   if (!table.game) return;
   const at = performance.now();

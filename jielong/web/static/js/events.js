@@ -105,6 +105,7 @@ export function attachEvents() {
   document.addEventListener(
     "keydown",
     (e) => {
+      C.forgetTap();
       if (e.key !== "d" && e.key !== "D") D.pause();
     },
     { capture: true },
@@ -113,6 +114,7 @@ export function attachEvents() {
     "click",
     (e) => {
       const act = e.target.closest?.("button[data-act]")?.dataset.act;
+      if (act) C.forgetTap();
       if (act && !act.startsWith("demo")) D.pause();
     },
     { capture: true },
