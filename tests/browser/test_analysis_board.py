@@ -42,6 +42,8 @@ def drawn_as_served(page: Any, server: Server, gid: str) -> dict[str, Any]:
 
 def test_paste_analyse_step_share(page: Any, browser: Any, server: Server, device: str) -> None:
     open_game(page, "/play/freecell?deal=5")
+    stats = "() => fetch('/api/stats').then((r) => r.json())"
+    before = page.evaluate(stats)
     page.locator("#board-tools-open").click()
     dialog = page.locator("#board-tools")
     assert dialog.is_visible()
@@ -101,6 +103,9 @@ def test_paste_analyse_step_share(page: Any, browser: Any, server: Server, devic
     page.locator("#analysis-step").get_by_text(t("analysis.step", i=3, n=n)).wait_for()
     assert drawn_as_served(page, server, gid)["position"] == third
     assert page.locator('#analysis-line button[aria-current="step"]').inner_text()
+
+    # games from positions never count in the statistics
+    assert page.evaluate(stats) == before
 
     # closed, the dialog leaves a bar to watch the line on the table
     page.locator("#board-tools-close").click()
