@@ -4,8 +4,16 @@
 // (it never counts in the statistics); a dealt game is first copied into one.
 import { call } from "./api.js";
 import { act, adopt, request } from "./controller.js";
+import * as demo from "./demo.js";
 import { pileName, t, variant } from "./i18n.js";
+import { motionAllowed } from "./render.js";
 import { table } from "./state.js";
+
+// the pace of "play to here" over several moves, as the demo plays a line
+const STEP_MS = 420;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// the server's last answer (the table may paint a move ahead of it)
+const current = () => table.confirmed || table.game;
 
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -74,13 +82,13 @@ export function attachAnalysis(dialogShown, openDialog) {
   });
 
   function onLine() {
-    const game = table.game;
+    const game = current();
     return line && game && game.id === line.id && game.version === line.version;
   }
 
   function paint() {
-    const stepping = Boolean(line && line.moves.length) && table.game?.deal === null;
-    dealBox.hidden = !(line && line.moves.length && table.game?.deal !== null);
+    const stepping = Boolean(line && line.moves.length) && current()?.deal === null;
+    dealBox.hidden = !(line && line.moves.length && current()?.deal !== null);
     stepper.hidden = !stepping;
     outside.bar.hidden = !stepping || dialogShown();
     if (!stepping) return;
@@ -96,7 +104,7 @@ export function attachAnalysis(dialogShown, openDialog) {
   }
 
   function show(answer) {
-    const game = table.game;
+    const game = current();
     line = { id: game.id, version: answer.version, at: 0, moves: answer.moves };
     const text = {
       solved: answer.length ? t("analysis.solved", { n: answer.length }) : t("analysis.won"),
@@ -128,7 +136,7 @@ export function attachAnalysis(dialogShown, openDialog) {
   }
 
   async function analyse() {
-    const game = table.game;
+    const game = current();
     if (!game || busy) return;
     busy = true;
     run.setAttribute("aria-busy", "true");
@@ -149,25 +157,32 @@ export function attachAnalysis(dialogShown, openDialog) {
   // one step along the line (+1) or back (-1), as a move or an undo
   async function step(dir) {
     if (!onLine()) return false;
-    const ok = dir > 0 ? await act({ type: "move", ...line.moves[line.at] }) : await act({ type: "undo" });
+    const m = line.moves[line.at];
+    const stock = dir > 0 && (m.from === "stock" || m.to === "stock");
+    const ok = await act(dir < 0 ? { type: "undo" } : stock ? { type: "draw" } : { type: "move", ...m });
     if (ok) {
       line.at += dir;
-      line.version = table.game.version;
+      line.version = current().version;
     }
     return ok;
   }
 
   async function playTo(target) {
     if (busy) return;
+    // the table's demo and this line would fight over the game: it pauses
+    demo.pause();
     busy = true;
     paint();
-    while (line.at !== target && (await step(target > line.at ? 1 : -1))) paint();
+    while (line.at !== target && (await step(target > line.at ? 1 : -1))) {
+      paint();
+      if (line.at !== target) await sleep(motionAllowed() ? STEP_MS : 0);
+    }
     busy = false;
     paint();
   }
 
   async function openAsPosition() {
-    const game = table.game;
+    const game = current();
     const res = await request(call("GET", `/api/games/${encodeURIComponent(game.id)}/position`));
     if (res?.status !== 200) return;
     const created = await request(call("POST", "/api/games", { variant: variant.id, position: res.body.code }));

@@ -108,7 +108,7 @@ function shareSection() {
   let answer = null;
 
   async function fetchPosition() {
-    const game = table.game;
+    const game = table.confirmed || table.game;
     if (!game) return null;
     if (answer && answer.id === game.id && answer.version === game.version) return answer;
     const res = await request(call("GET", `/api/games/${encodeURIComponent(game.id)}/position`));
