@@ -40,6 +40,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.update(settings.to_env())
     os.environ["JIELONG_READ_SECONDS"] = str(args.read_timeout)
     os.environ["JIELONG_MAX_CONNECTIONS"] = str(args.max_connections)
+    from jielong.web.telemetry import log_config, share_metrics
+
+    share_metrics(args.workers)
     uvicorn.run(
         "jielong.web.app:create_app_from_env",
         factory=True,
@@ -48,7 +51,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         workers=args.workers,
-        access_log=args.access_log,
+        # jielong.access logs each request as one JSON line, game ids hashed
+        access_log=False,
+        log_config=log_config(args.access_log),
         # X-Forwarded-Proto/-For are believed from these addresses only: the
         # player cookie is marked Secure when the proxy says HTTPS
         proxy_headers=True,
@@ -93,7 +98,11 @@ def register(subparsers: Any) -> None:
         "--hint-queue", type=int, default=8, help="hints waiting for a worker before 503"
     )
     p.add_argument("--hint-seconds", type=_seconds, default=2.0, help="hint deadline (default 2 s)")
-    p.add_argument("--access-log", action="store_true", help="log every request")
+    p.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log every request on standard output, one JSON line each (game ids hashed)",
+    )
     p.add_argument(
         "--forwarded-allow-ips",
         default="127.0.0.1",

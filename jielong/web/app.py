@@ -30,6 +30,7 @@ from jielong.web import (
     api_games,
     growth,
     lifeline,
+    ops,
     pages,
     pwa,
     storage,
@@ -161,6 +162,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     limit_repeated_logs()
 
     pwa.install(app)
+    ops.install(app)  # last, so outermost: it times and counts everything
     app.include_router(api_games.router)
     app.include_router(api_board.router)
     app.include_router(api_catalogue.router)

@@ -1,0 +1,232 @@
+"""What an operator sees of the running site: Prometheus metrics and one JSON
+access-log line per request.
+
+Both come from one ASGI middleware, outside the routes, so no route needs to
+know about them: requests and latencies by route template (never by path, so
+no game id becomes a label), games created and actions by what the request
+asked for, hints by kind and outcome from the hint's answer, and the hint
+pool's queue.  Game ids never appear in clear: the log shows a short hash of
+each, enough to follow one game's requests.
+
+With several server processes (``jielong serve --workers``), the metrics are
+kept in files under ``PROMETHEUS_MULTIPROC_DIR``, which ``jielong serve``
+sets, so that any process's ``/metrics`` adds up all of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import time
+import zlib
+from typing import Any, get_args
+from urllib.parse import parse_qsl, urlencode
+
+from prometheus_client import Counter, Gauge, Histogram
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from jielong.web.api_games import Action
+
+access_log = logging.getLogger("jielong.access")
+# the action types the API takes: the only values of the actions' label
+ACTION_TYPES = frozenset(get_args(Action.model_fields["type"].annotation))
+
+REQUESTS = Counter("jielong_requests", "HTTP requests answered", ["method", "route", "status"])
+LATENCY = Histogram(
+    "jielong_request_seconds",
+    "Time from a request's start to the end of its answer",
+    ["method", "route"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+GAMES_CREATED = Counter("jielong_games_created", "Games created", ["variant"])
+ACTIONS = Counter("jielong_actions", "Actions asked for, by type and outcome", ["type", "outcome"])
+HINTS = Counter("jielong_hints", "Hints asked for, by kind and outcome", ["kind", "outcome"])
+HINT_QUEUE = Gauge(
+    "jielong_hint_queue_depth",
+    "Hint computations running or waiting for a worker",
+    multiprocess_mode="livesum",
+)
+
+_CREATE = re.compile(r"/api/games")
+_ACTION = re.compile(r"/api/games/[^/]+/actions")
+_HINT = re.compile(r"/api/games/[^/]+/hint")
+_GAME_PATH = re.compile(r"(/api/games/)([^/]+)")
+_BODY_LIMIT = 64 * 1024  # what is read of a body for its labels; larger ones are refused anyway
+_WORD = re.compile(r"[a-z0-9_-]{1,40}")
+
+
+def game_tag(game_id: str) -> str:
+    """A game id as logged: a short hash, the same for every request of the game."""
+    return "g-" + hashlib.sha256(game_id.encode()).hexdigest()[:12]
+
+
+def redact(path: str, query: str) -> str:
+    """The request's target with every game id replaced by its tag."""
+    path = _GAME_PATH.sub(lambda m: m.group(1) + game_tag(m.group(2)), path)
+    if not query:
+        return path
+    pairs = [(k, game_tag(v) if k == "game" else v) for k, v in parse_qsl(query, True)]
+    return f"{path}?{urlencode(pairs)}"
+
+
+def _json(raw: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _gunzip(data: bytes) -> bytes:
+    try:
+        return zlib.decompress(data, 16 + zlib.MAX_WBITS)
+    except zlib.error:
+        return b""
+
+
+def _label(value: object) -> str:
+    """A word from a request or an answer as a label, when it is one: labels
+    must stay few, and a client may send anything."""
+    return value if isinstance(value, str) and _WORD.fullmatch(value) else "other"
+
+
+class Telemetry:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        method: str = scope["method"]
+        path: str = scope["path"]
+        post = method == "POST"
+        kind = (
+            "create"
+            if post and _CREATE.fullmatch(path)
+            else "action"
+            if post and _ACTION.fullmatch(path)
+            else "hint"
+            if post and _HINT.fullmatch(path)
+            else ""
+        )
+        request_body = bytearray()
+        answer_body = bytearray()
+        status = 500
+        size = 0
+        gzipped = False
+
+        async def receive_copy() -> Message:
+            message = await receive()
+            if message["type"] == "http.request" and len(request_body) < _BODY_LIMIT:
+                request_body.extend(message.get("body", b""))
+            return message
+
+        async def send_copy(message: Message) -> None:
+            nonlocal status, size, gzipped
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                gzipped = (b"content-encoding", b"gzip") in message.get("headers", [])
+            elif message["type"] == "http.response.body":
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if kind == "hint" and len(answer_body) < _BODY_LIMIT:
+                    answer_body.extend(chunk)
+            await send(message)
+
+        pool = scope["app"].state.hints if kind == "hint" else None
+        if pool is not None:
+            HINT_QUEUE.set(pool.submitted + 1)
+        try:
+            await self.app(
+                scope, receive_copy if kind in ("create", "action") else receive, send_copy
+            )
+        finally:
+            seconds = time.perf_counter() - start
+            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            REQUESTS.labels(method, route, str(status)).inc()
+            LATENCY.labels(method, route).observe(seconds)
+            if kind:
+                answer = bytes(answer_body)
+                if gzipped:
+                    answer = _gunzip(answer)
+                self._count(kind, status, bytes(request_body), answer)
+            if pool is not None:
+                HINT_QUEUE.set(pool.submitted)
+            if access_log.isEnabledFor(logging.INFO):
+                self._log(scope, route, status, seconds, size)
+
+    @staticmethod
+    def _count(kind: str, status: int, request: bytes, answer: bytes) -> None:
+        if kind == "create":
+            if status == 201:
+                GAMES_CREATED.labels(_label(_json(request).get("variant") or "by-id")).inc()
+        elif kind == "action":
+            outcome = {200: "done", 409: "stale", 422: "refused"}.get(status, "error")
+            asked = _json(request).get("type")
+            ACTIONS.labels(asked if asked in ACTION_TYPES else "other", outcome).inc()
+        else:
+            body = _json(answer)
+            if status == 200:
+                HINTS.labels(_label(body.get("kind")), "answered").inc()
+            else:
+                error = body.get("error")
+                code = error.get("code") if isinstance(error, dict) else None
+                HINTS.labels("none", _label(code) if code else str(status)).inc()
+
+    @staticmethod
+    def _log(scope: Scope, route: str, status: int, seconds: float, size: int) -> None:
+        query = scope.get("query_string", b"").decode("latin-1")
+        client = scope.get("client")
+        line = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
+            "method": scope["method"],
+            "target": redact(scope["path"], query),
+            "route": route,
+            "status": status,
+            "ms": round(seconds * 1000, 1),
+            "bytes": size,
+            "client": client[0] if client else None,
+        }
+        access_log.info(json.dumps(line, separators=(",", ":")))
+
+
+def log_config(access: bool) -> dict[str, Any]:
+    """uvicorn's logging set-up plus ``jielong.access``: one JSON line per
+    request on standard output when ``access`` (uvicorn's own access log,
+    which prints game ids, stays off)."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = json.loads(json.dumps(LOGGING_CONFIG))
+    config["formatters"]["line"] = {"format": "%(message)s"}
+    config["handlers"]["jielong_access"] = {
+        "class": "logging.StreamHandler",
+        "formatter": "line",
+        "stream": "ext://sys.stdout",
+    }
+    config["loggers"]["jielong.access"] = {
+        "handlers": ["jielong_access"],
+        "level": "INFO" if access else "WARNING",
+        "propagate": False,
+    }
+    return config
+
+
+def share_metrics(workers: int) -> None:
+    """With several server processes, keep the metrics in files that every
+    process's ``/metrics`` reads (a fresh directory per start, as the client
+    library asks, unless the operator named one)."""
+    import os
+    import shutil
+    import tempfile
+
+    if workers < 2 or os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return
+    directory = tempfile.mkdtemp(prefix="jielong-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
+    import atexit
+
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
