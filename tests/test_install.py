@@ -9,6 +9,7 @@ process."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -122,8 +123,16 @@ def test_make_install_serves_and_plays_without_the_optional_parts(
 
 
 def test_wheel_installs_and_serves_on_its_own(venv: Path, tmp_path: Path) -> None:
+    # built from a copy: setuptools leaves a build/ directory in the tree it
+    # builds, whose leftovers a later build would pack
+    source = tmp_path / "source"
+    for name in ("pyproject.toml", "README.md"):
+        source.mkdir(exist_ok=True)
+        shutil.copy(ROOT / name, source / name)
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "*.sha256", "*.egg-info")
+    shutil.copytree(ROOT / "jielong", source / "jielong", ignore=skip)
     dist = tmp_path / "dist"
-    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, ROOT, cwd=tmp_path)
+    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, source, cwd=tmp_path)
     (wheel,) = dist.glob("jielong-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     # every data file of the package travels in the wheel
