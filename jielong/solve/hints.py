@@ -22,6 +22,7 @@ a process-pool worker and drop the answer when the player moves first.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from jielong.rules.core import Move, Rules
@@ -270,9 +271,11 @@ def compute_hint(
     seen: tuple[Any, ...] = (),
     previous: tuple[Any, Hint] | None = None,
     known_lost: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Hint:
     """A hint for ``position`` of ``variant_id``, answered within about
-    ``deadline_seconds``.  ``seen``: the positions the game has been in;
+    ``deadline_seconds`` (Klondike: as ``clock`` counts them, wall time by
+    default).  ``seen``: the positions the game has been in;
     ``previous``: the position of the game's last hint and that hint, to go
     on with its line; ``known_lost``: the game started from a deal proven
     unsolvable."""
@@ -291,4 +294,4 @@ def compute_hint(
         assert isinstance(rules, FreeCell)
         return freecell_hint(rules, position, deadline_seconds, seen=keys)
     assert isinstance(rules, Klondike)
-    return klondike.hint(rules, position, max_seconds=deadline_seconds, avoid=keys)
+    return klondike.hint(rules, position, max_seconds=deadline_seconds, avoid=keys, clock=clock)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from jielong.rules.core import Move
@@ -40,7 +41,11 @@ def circle_key(position: KlondikePosition) -> KlondikePosition:
 
 
 def _progress_search(
-    st: State, draw: int, stock_known: bool, deadline: float
+    st: State,
+    draw: int,
+    stock_known: bool,
+    deadline: float,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[str, list[Action]]:
     """Cheapest line to progress: ``("found", line)`` for a tableau or
     foundation progress, ``("stock", line)`` when only turning unseen stock
@@ -55,7 +60,7 @@ def _progress_search(
     counter = 1
     stock_line: list[Action] | None = None
     while heap:
-        if time.perf_counter() > deadline:
+        if clock() > deadline:
             return "timeout", stock_line or []
         cost, _, s, line, progress = heapq.heappop(heap)
         if progress == 1:
@@ -103,16 +108,19 @@ def hint(
     *,
     max_seconds: float,
     avoid: frozenset[KlondikePosition] = frozenset(),
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Hint:
     """A hint that uses only what the player can know (see the module notes);
     its move leads to no position of ``avoid`` (:func:`circle_key`\\ s of the
-    positions the game has been in) unless every move does."""
-    start = time.perf_counter()
+    positions the game has been in) unless every move does.  ``clock``
+    measures ``max_seconds``: wall time, or ``time.process_time`` for
+    answers that a busy machine does not change."""
+    start = clock()
     legal = rules.legal_moves(position)
     if not legal or rules.is_won(position):
         return Hint("none")
     if position.all_revealed() and position.stock_all_seen():
-        res = solve(rules, position, max_seconds=max_seconds * SOLVE_SHARE)
+        res = solve(rules, position, max_seconds=max_seconds * SOLVE_SHARE, clock=clock)
         if res.status == "solved" and res.moves:
             return Hint("solver", res.moves[0], res.moves, source="own", win_chance=1.0)
         if res.status == "unsolvable":
@@ -123,7 +131,9 @@ def hint(
     samples = 0
     chance = None
     if not (position.all_revealed() and position.stock_all_seen()):
-        weighing = weigh(rules, position, candidates, deadline=start + max_seconds * SAMPLE_SHARE)
+        weighing = weigh(
+            rules, position, candidates, deadline=start + max_seconds * SAMPLE_SHARE, clock=clock
+        )
         samples = len(weighing.roots)
         chance = weighing.won_share() if samples else None
         best = best_move(weighing)
@@ -131,7 +141,7 @@ def hint(
             move = candidates[best]
             return Hint("likely", move, (move,), "sampling", win_chance=chance, samples=samples)
     st, stock_known = visible_state(position)
-    verdict, line = _progress_search(st, rules.draw, stock_known, start + max_seconds)
+    verdict, line = _progress_search(st, rules.draw, stock_known, start + max_seconds, clock)
     if verdict == "none":
         return Hint("no_progress", source="own", win_chance=0.0)
     if line:

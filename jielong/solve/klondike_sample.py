@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from jielong.rules.core import Move
@@ -40,11 +41,11 @@ from jielong.solve.klondike_state import (
     state_key,
 )
 
-SAMPLES = 30
+SAMPLES = 40
 """Deals of the unseen cards at most."""
-FIRST_SAMPLES = 8
+FIRST_SAMPLES = 10
 """Deals always solved before the sequential stop may end the sampling."""
-NODES = 2_000
+NODES = 3_000
 """The node budget of each solve."""
 
 WON = 1
@@ -124,7 +125,7 @@ def verdict(st: State, draw: int, nodes: int) -> tuple[int, tuple[int, ...] | No
     first move, or ``LOST`` or ``OPEN`` and ``None``, nodes spent)."""
     if hopeless(st, draw):
         return LOST, None, 0
-    budget = Budget(nodes, None)
+    budget = Budget(nodes, None, share_gil=False)
     for found in best_first(st, draw, budget, True):
         if isinstance(found, list):
             return WON, action_code(st, found[0]) if found else None, budget.nodes
@@ -206,9 +207,11 @@ def weigh(
     deadline: float,
     samples: int = SAMPLES,
     nodes: int = NODES,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Weighing:
     """Deal the unseen cards ``samples`` times at most and score each of
-    ``candidates`` by the deals it wins (see the module notes)."""
+    ``candidates`` by the deals it wins (see the module notes), until
+    ``clock()`` passes ``deadline``."""
     draw = rules.draw
     vis, _ = visible_state(position)
     rng = random.Random(seed_of(vis, draw))
@@ -218,7 +221,7 @@ def weigh(
     w = Weighing([0] * len(codes), [[] for _ in codes], [])
     deals: list[State] = []
     for k in range(samples):
-        if time.perf_counter() > deadline:
+        if clock() > deadline:
             break
         if k >= FIRST_SAMPLES and _settled(w, samples - k):
             break
@@ -241,7 +244,7 @@ def weigh(
                 w.todo[i].append(k)
     # branch and bound: solve after a move only while it could still lead;
     # a tie goes to the earlier candidate
-    while time.perf_counter() <= deadline:
+    while clock() <= deadline:
         lead = max(range(len(codes)), key=lambda i: (w.wins[i], -i))
         rivals = [
             i

@@ -34,9 +34,13 @@ class Budget:
     deadline: float | None
     nodes: int = 0
     clock: Callable[[], float] = time.perf_counter
+    share_gil: bool = True
+    """Give other threads the GIL now and then; a process of its own (a hint
+    worker) need not: each time it may also lose the processor on a busy
+    machine."""
 
     def spent(self) -> bool:
-        if self.nodes & 63 == 0:
+        if self.share_gil and self.nodes & 63 == 0:
             # the compiled module holds the GIL for as long as it runs: a
             # solve in one thread of a server (the daily deal, the pool of
             # winnable deals) would otherwise stall every request

@@ -228,13 +228,18 @@ def play(request: Request, variant: str) -> HTMLResponse:
     if v.family == "klondike":
         # outside the redrawn action bar, so the switch keeps its focus and state
         deal_options = (
-            f'<div class="deal-options"><label title="{escape(t["deal.winnableHelp"])}">'
+            f'<label title="{escape(t["deal.winnableHelp"])}">'
             '<input type="checkbox" id="winnable-only" role="switch"'
             ' aria-describedby="winnable-help">'
             f"<span>{escape(t['deal.winnableOnly'])}</span></label>"
             f'<span class="sr-only" id="winnable-help">{escape(t["deal.winnableHelp"])}</span>'
-            "</div>"
         )
+    # the live chance to win in the status line, computed in the background
+    deal_options = (
+        f'<div class="deal-options">{deal_options}<label title="{escape(t["odds.help"])}">'
+        f'<input type="checkbox" id="show-odds" role="switch">'
+        f"<span>{escape(t['odds.switch'])}</span></label></div>"
+    )
     body = (
         f'<main class="play {v.family}" data-variant="{v.id}">'
         f'<h1 class="game-name">{name}</h1>'

@@ -13,12 +13,17 @@ import { dealValue } from "./dealbox.js";
 import * as S from "./state.js";
 import { celebrate, skipCelebration } from "./winfx.js";
 import { attachWinnableSwitch, newDealBody } from "./winnable.js";
+import { attachOddsSwitch, cancelOdds, oddsFor, refreshOdds } from "./odds.js";
 
 const { table } = S;
 const view = table.view;
 let hintCtl = null;
 const overlay = new RunOverlay(document.body, (name) => overlayAct(name));
 const winnableOnly = attachWinnableSwitch($("winnable-only"));
+attachOddsSwitch($("show-odds"), () => {
+  refreshOdds(table.game, schedule);
+  schedule();
+});
 
 export const runOverlay = overlay;
 
@@ -88,6 +93,7 @@ export function adopt(state, animate = true) {
     view.viewBoard = false;
     closeOverlay();
     if (view.hint && view.hint.version !== state.version) view.hint = S.followHint(view.hint, state);
+    refreshOdds(state, schedule);
   }
   rememberUrl(state, Boolean(old && old.id !== state.id));
   remember(state);
@@ -188,6 +194,7 @@ export function whenSettled(input) {
 export function act(data) {
   if (!table.confirmed) return Promise.resolve(false);
   cancelHint();
+  cancelOdds();
   return new Promise((resolve) => {
     enqueue({ data, resolve });
     // paint first: the position the action leads to is drawn in this frame
@@ -321,7 +328,9 @@ async function hintNow() {
   view.hint = null;
   view.hintPending = true;
   schedule();
-  const res = await request(api.hint(game.id, version, ctl.signal));
+  // the live readout may have this very hint already
+  const ready = oddsFor(game);
+  const res = ready ? { status: 200, body: ready } : await request(api.hint(game.id, version, ctl.signal));
   if (hintCtl === ctl) {
     hintCtl = null;
     view.hintPending = false;

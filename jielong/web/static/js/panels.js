@@ -3,6 +3,7 @@
 import { formatTime, pileName, t, variant } from "./i18n.js";
 import { shortCard } from "./overlay.js";
 import { faceUp, stockRun } from "./state.js";
+import { oddsFor, oddsOn } from "./odds.js";
 
 function button(act, label, extra = "") {
   return `<button type="button" data-act="${act}" ${extra}>${label}</button>`;
@@ -26,6 +27,11 @@ export function statusHTML(game) {
       : `<span class="deal-id">${t("status.custom")}</span>`,
   );
   if (game.unsolvable) items.push(`<span class="unsolvable">${t("status.unsolvable")}</span>`);
+  const odds = oddsOn() && !game.flags.won ? oddsFor(game) : null;
+  if (odds && typeof odds.win_chance === "number") {
+    const p = Math.round(odds.win_chance * 100);
+    items.push(`<span class="odds">${t(odds.samples > 0 ? "hint.chance" : "status.oddsExact", { p })}</span>`);
+  }
   // every FreeCell catalogue deal is winnable: the mark only tells in Klondike
   if (game.winnable && variant.family === "klondike") {
     items.push(`<span class="winnable" title="${t("status.winnableTitle")}">${t("status.winnable")}</span>`);

@@ -1,0 +1,37 @@
+"""The hint bar says how sure a hint is and the chance to win; the live
+readout of the chance, once switched on, appears in the status line after a
+pause, goes with the next move, and lends its answer to the next hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from board_driver import open_game, wait_board
+from conftest import Server, screenshot
+
+
+def test_chance_to_win_in_the_hint_bar_and_the_status_line(
+    page: Any, server: Server, device: str
+) -> None:
+    if device == "phone":
+        pytest.skip("checked at desktop size")
+    gid = open_game(page, "/play/klondike-3?deal=5")
+    odds = page.locator("#status .odds")
+    assert odds.count() == 0  # off until the player switches it on
+    page.locator("#show-odds").check()
+    odds.wait_for(timeout=60_000)
+    assert "勝算約" in odds.inner_text()
+    # the hint of this very version comes from the background answer at once
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/hint") else None)
+    page.locator('#actions button[data-act="hint"]').click()
+    page.locator("#hintbar .odds").wait_for(timeout=5_000)
+    assert asked == []
+    text = page.locator("#hintbar").inner_text()
+    assert "最可能致勝" in text and "勝算約" in text
+    screenshot(page, "klondike-3-hint-odds")
+    # a move takes the readout away until the next answer
+    page.locator('[data-pile="stock"]').click()
+    wait_board(page, server.game(gid)["version"])
+    assert page.locator("#status .odds").count() == 0
