@@ -20,6 +20,7 @@ from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.costly import costly, daily_deal_for
 from jielong.web.errors import ApiError, check_variant, deal_number, parse_date
+from jielong.web.fastbody import JsonBodyRoute
 from jielong.web.gamestate import game_state, load_game, store_of
 from jielong.web.growth import CreationLimit
 from jielong.web.hintgate import HintGate, HintRefused
@@ -47,9 +48,7 @@ class GameCreate(BaseModel):
         None, description="a number, or its ASCII digits as typed in a deal box"
     )
     # the pattern documents; a deal id that breaks it answers 400 bad_deal_id
-    deal_id: str | None = Field(
-        None, max_length=64, json_schema_extra={"pattern": DEAL_ID_PATTERN}
-    )
+    deal_id: str | None = Field(None, max_length=64, json_schema_extra={"pattern": DEAL_ID_PATTERN})
     daily: StrictBool = False
     date: str | None = Field(
         None,
@@ -222,7 +221,6 @@ def read_game(game_id: str, request: Request) -> JSONResponse:
     return JSONResponse(game_state(load_game(store_of(request), game_id), request))
 
 
-@router.post("/games/{game_id}/actions", summary="Act on a game: move, draw, undo, ...")
 def act(game_id: str, body: Action, request: Request) -> JSONResponse:
     store = store_of(request)
     record = load_game(store, game_id)
@@ -255,6 +253,16 @@ def act(game_id: str, body: Action, request: Request) -> JSONResponse:
     hints: HintPool = request.app.state.hints
     hints.cancel(game_id)
     return JSONResponse(game_state(saved, request))
+
+
+# every move comes here: a leaner handler of the same request rules
+router.add_api_route(
+    "/games/{game_id}/actions",
+    act,
+    methods=["POST"],
+    summary="Act on a game: move, draw, undo, ...",
+    route_class_override=JsonBodyRoute,
+)
 
 
 @router.post("/games/{game_id}/clock", summary="Pause or resume the clock (tab visibility)")
@@ -311,4 +319,3 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
         current = await run_in_threadpool(load_game, store, game_id)
         raise await run_in_threadpool(_stale, current, request) from None
     return {"version": body.version, **answer}
-
