@@ -420,7 +420,11 @@ class Session(Generic[P]):
             for m in step.moves:
                 pos = self.rules.play(pos, m)
             count = self.top.count + step.counted()
-        self.top = Frame(step, pos, count, self.top)
+        below = self.top
+        self.top = Frame(step, pos, count, below)
+        # the board's view is kept for the top frame only: a long game's
+        # stack in memory stays small, and an undo works it out again
+        below.view = None
 
     def _act(self, step: Step, last: dict[str, Any], now: int | None) -> None:
         self._push(step)

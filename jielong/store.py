@@ -270,7 +270,7 @@ class _Queries:
         )
 
 
-REPLAY_CACHE_SIZE = 1024
+REPLAY_CACHE_SIZE = 256
 """Games whose replayed undo stacks are kept in memory."""
 
 
