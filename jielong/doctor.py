@@ -61,26 +61,52 @@ def freecell_solver() -> Part:
     )
 
 
+def _compiled(module: Any) -> tuple[bool, str]:
+    """Whether a solver module runs its compiled copy (scripts/build_native.py),
+    and what was found."""
+    present = module.solve is not module.PLAIN["solve"]
+    native = [f"jielong.solve._native_{part}" for part in module.PARTS]
+    if present:
+        return True, ", ".join(native) + ", built from this source"
+    if os.environ.get("JIELONG_PURE_PYTHON"):
+        return False, "turned off by JIELONG_PURE_PYTHON"
+    if any(importlib.util.find_spec(name) is None for name in native):
+        return False, "not built"
+    return False, "built from another version of the source, so not used"
+
+
+NATIVE_FIX = (
+    "make native (in a source tree: pip install 'jielong[native]', a C compiler, "
+    "python scripts/build_native.py)"
+)
+
+
 def compiled_klondike() -> Part:
     from jielong.solve import klondike
 
-    present = klondike.solve is not klondike.PLAIN["solve"]
-    if present:
-        detail = "jielong.solve._klondike_native, built from this source"
-    elif os.environ.get("JIELONG_PURE_PYTHON"):
-        detail = "turned off by JIELONG_PURE_PYTHON"
-    elif importlib.util.find_spec("jielong.solve._klondike_native") is None:
-        detail = "not built"
-    else:
-        detail = "built from another version of the source, so not used"
+    present, detail = _compiled(klondike)
     return Part(
         "compiled Klondike solver",
         present,
         detail,
         "Klondike hints, daily deals and winnable deals run as plain Python: "
         "about 5.5 times the CPU time (docs/solvers.md), the same answers",
-        "make native (in a source tree: pip install 'jielong[native]', a C compiler, "
-        "python scripts/build_native.py)",
+        NATIVE_FIX,
+        True,
+    )
+
+
+def compiled_freecell() -> Part:
+    from jielong.solve import freecell
+
+    present, detail = _compiled(freecell)
+    return Part(
+        "compiled FreeCell solver",
+        present,
+        detail,
+        "the built-in FreeCell solver (hints without Freecell Solver, proofs, "
+        "jielong solve) runs as plain Python, several times slower, the same answers",
+        NATIVE_FIX,
         True,
     )
 
@@ -160,6 +186,7 @@ def parts() -> list[Part]:
     return [
         freecell_solver(),
         compiled_klondike(),
+        compiled_freecell(),
         postgres_driver(),
         dask(),
         chromium(),
@@ -176,11 +203,11 @@ def startup_notes() -> list[str]:
             "FreeCell hints use the built-in solver; install libfreecell-solver0 "
             "for faster ones (jielong doctor says more)"
         )
-    klondike = compiled_klondike()
-    if not klondike.present and not os.environ.get("JIELONG_PURE_PYTHON"):
+    plain = [p for p in (compiled_klondike(), compiled_freecell()) if not p.present]
+    if plain and not os.environ.get("JIELONG_PURE_PYTHON"):
         notes.append(
-            "the Klondike solver runs as plain Python; `make native` compiles it, "
-            "about 5 times faster"
+            "the built-in solvers run as plain Python; `make native` compiles them, "
+            "several times faster"
         )
     return notes
 
