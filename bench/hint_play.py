@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
                 elif args.smoke and "klondike" in variant:
                     if deal > start:
                         continue
-                    game = follow(variant, deal, local_hint(0.3, time.process_time), max_hints=300)
+                    game = follow(variant, deal, local_hint(0.3, time.process_time), max_hints=150)
                 else:
                     game = follow(variant, deal, ask)
                 row = record(game, fcs and "klondike" not in variant, args.http)
