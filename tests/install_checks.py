@@ -40,13 +40,14 @@ def act(base: str, game: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]
 
 def hint(base: str, game: dict[str, Any]) -> dict[str, Any]:
     """A hint for the game as it is; a pool still starting up may answer 503
-    at first, so that is asked again a few times."""
+    at first, and many hints in a row 429, so that is asked again a few times
+    (after the Retry-After a 429 names)."""
     path = f"/api/games/{game['id']}/hint"
     for _ in range(5):
         status, answer = call(base, "POST", path, {"version": game["version"]})
-        if status != 503:
+        if status not in (429, 503):
             break
-        time.sleep(1)
+        time.sleep(answer["error"].get("retry_after", 1) if status == 429 else 1)
     assert status == 200, answer
     return dict(answer)
 

@@ -38,6 +38,9 @@ GRACE_SECONDS = 3.0
 # on a busy machine each get their share; but at most this many times the
 # deadline passes on the wall clock.
 WALL_FACTOR = 3.0
+# The longest a request waits for its hint, queue included: below the read
+# timeout a reverse proxy is commonly given.
+MAX_WAIT_SECONDS = 25.0
 # How often a waiting request asks whether the game moved on elsewhere (another
 # server process may have taken the action).
 POLL_SECONDS = 0.5
@@ -298,7 +301,7 @@ class HintPool:
         # each computation ahead in the queue may take its whole deadline
         turns = ahead // self.workers + 1
         give_up = asyncio.get_running_loop().time() + GRACE_SECONDS
-        give_up += turns * self.deadline_seconds * WALL_FACTOR
+        give_up += min(turns * self.deadline_seconds * WALL_FACTOR, MAX_WAIT_SECONDS)
         job = _Job(version, asyncio.wrap_future(future), give_up=give_up)
         self._jobs[game_id] = job
 
