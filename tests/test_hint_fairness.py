@@ -75,9 +75,9 @@ def test_a_caller_that_gave_up_leaves_no_computation_behind() -> None:
     queued, left, results = _run(scenario())
     assert queued == 8
     assert all(isinstance(r, HintUnavailable) for r in results)
-    # the queued ones are cancelled at once; at most the computations already
-    # handed to the worker (one running, one in its queue) finish
-    assert left <= 2
+    # the queued ones are cancelled at once; only the computations already
+    # handed to the worker (one running, one or two in its pipe) finish
+    assert left <= 3 < queued
 
 
 @pytest.mark.slow
@@ -120,11 +120,12 @@ def test_a_workers_deadline_counts_its_cpu_time() -> None:
     from jielong.web.hintpool import _cpu_clock
 
     clock = _cpu_clock(3.0)
-    start = clock()
+    start, wall = clock(), time.monotonic()
     time.sleep(0.3)  # waiting for a core: a third of the wall time counts
-    waited = clock() - start
-    assert 0.08 <= waited <= 0.2, waited
-    busy_until = time.process_time() + 0.2
+    waited, walled = clock() - start, time.monotonic() - wall
+    assert walled / 3 - 0.01 <= waited <= walled / 3 + 0.05, (waited, walled)
+    busy_until = time.process_time() + 0.4
     while time.process_time() < busy_until:
         pass
-    assert clock() - start >= waited + 0.19
+    # working: the CPU time counts whole (it is ahead of a third of the wall time)
+    assert clock() - start >= 0.39
