@@ -167,7 +167,9 @@ class Telemetry:
         elif kind == "action":
             outcome = {200: "done", 409: "stale", 422: "refused"}.get(status, "error")
             asked = _json(request).get("type")
-            ACTIONS.labels(asked if asked in ACTION_TYPES else "other", outcome).inc()
+            # any JSON may stand there (a refused body): only a known name is a label
+            known = isinstance(asked, str) and asked in ACTION_TYPES
+            ACTIONS.labels(asked if known else "other", outcome).inc()
         else:
             body = _json(answer)
             if status == 200:
