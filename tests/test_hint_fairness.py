@@ -129,3 +129,15 @@ def test_a_workers_deadline_counts_its_cpu_time() -> None:
         pass
     # working: the CPU time counts whole (it is ahead of a third of the wall time)
     assert clock() - start >= 0.39
+
+
+def test_a_player_over_its_limit_leaves_the_address_its_share() -> None:
+    gate = HintGate(player_rate=(2, 0.01), address_rate=(4, 0.01))
+    for _ in range(2):
+        with gate.admit("greedy", "a"):
+            pass
+    for _ in range(10):
+        with pytest.raises(HintRefused), gate.admit("greedy", "a"):
+            pass
+    with gate.admit("neighbour", "a"), gate.admit("other", "a"):
+        pass

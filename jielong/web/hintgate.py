@@ -61,7 +61,9 @@ class HintGate:
             for key in keys:
                 self._waiting[key] = self._waiting.get(key, 0) + 1
         try:
-            wait = max(self._players.take(player), self._addresses.take(address))
+            # the address's token only once the player's was given: a player
+            # over its own limit must not use up its neighbours' share
+            wait = self._players.take(player) or self._addresses.take(address)
             if wait > 0:
                 raise HintRefused(wait)
             yield
