@@ -164,6 +164,10 @@ def test_malformed_json_anywhere(client: TestClient) -> None:
     for path in ("/api/games", f"/api/games/{g['id']}/actions", f"/api/games/{g['id']}/hint"):
         r = client.post(path, content=b'{"variant": ', headers={"content-type": "application/json"})
         assert_error(r, 400, "malformed_json")
+        # bytes in no Unicode encoding (zero bytes look like UTF-32) are refused alike
+        for body in (b"\x80", b"\x00" * 9):
+            r = client.post(path, content=body, headers={"content-type": "application/json"})
+            assert_error(r, 400, "invalid_request")
     unchanged(client, g)
 
 

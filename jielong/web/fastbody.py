@@ -18,7 +18,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, get_type_hints
 
 import orjson
-from fastapi import Request, Response
+from fastapi import HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
@@ -62,6 +62,9 @@ async def json_body(request: Request, model: type[BaseModel]) -> BaseModel:
                         }
                     ]
                 ) from e
+            except UnicodeDecodeError as e:
+                # bytes in no Unicode encoding: refused as FastAPI's own routes do
+                raise HTTPException(400, "There was an error parsing the body") from e
     try:
         return model.model_validate(data, from_attributes=True)  # as FastAPI validates
     except ValidationError as e:
