@@ -14,10 +14,10 @@ from jielong.rules.variants import get_variant
 from jielong.solve.api import thoughtful
 from jielong.solve.result import SolveResult
 from jielong.textboard import position_text
-from jielong.web.errors import ApiError
+from jielong.web.errors import pool_refusals
 from jielong.web.gamestate import load_game, store_of
-from jielong.web.hintgate import HintGate, HintRefused
-from jielong.web.hintpool import HintBusy, HintPool, HintUnavailable
+from jielong.web.hintgate import HintGate
+from jielong.web.hintpool import HintPool
 from jielong.web.limits import client_address
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -95,22 +95,9 @@ async def analysis(game_id: str, request: Request) -> dict[str, Any]:
     pool: HintPool = request.app.state.hints
     gate: HintGate = request.app.state.hint_gate
     runs = 2 if get_variant(variant).family == "freecell" else 1
-    try:
-        # the same limits per player and address as hints
-        with gate.admit(request.state.player, client_address(request.scope)):
-            answer = await pool.run(
-                analyse, variant, pos, ANALYSIS_SECONDS, seconds=ANALYSIS_SECONDS * runs
-            )
-    except HintRefused as e:
-        raise ApiError(
-            429,
-            "rate_limited",
-            {"seconds": e.seconds},
-            details={"retry_after": e.seconds},
-            headers={"Retry-After": str(e.seconds)},
-        ) from None
-    except HintBusy:
-        raise ApiError(503, "hint_busy", headers={"Retry-After": "1"}) from None
-    except HintUnavailable:
-        raise ApiError(503, "hint_unavailable", headers={"Retry-After": "1"}) from None
+    # the same limits per player and address as hints
+    with pool_refusals(), gate.admit(request.state.player, client_address(request.scope)):
+        answer = await pool.run(
+            analyse, variant, pos, ANALYSIS_SECONDS, seconds=ANALYSIS_SECONDS * runs
+        )
     return {**head, **answer}

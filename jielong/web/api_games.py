@@ -19,12 +19,12 @@ from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.costly import costly, daily_deal_for
-from jielong.web.errors import ApiError, check_variant, deal_number, parse_date
+from jielong.web.errors import ApiError, check_variant, deal_number, parse_date, pool_refusals
 from jielong.web.fastbody import JsonBodyRoute
 from jielong.web.gamestate import game_state, load_game, store_of
 from jielong.web.growth import CreationLimit
-from jielong.web.hintgate import HintGate, HintRefused
-from jielong.web.hintpool import HintBusy, HintCancelled, HintPool, HintUnavailable
+from jielong.web.hintgate import HintGate
+from jielong.web.hintpool import HintCancelled, HintPool
 from jielong.web.limits import client_address
 from jielong.web.responses import JSONResponse
 from jielong.web.schema import DATE_PATTERN, DEAL_ID_PATTERN, VARIANT_IDS, WholeNumber
@@ -291,7 +291,7 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
 
     try:
         session = record.session
-        with gate.admit(request.state.player, client_address(request.scope)):
+        with pool_refusals(), gate.admit(request.state.player, client_address(request.scope)):
             answer = await pool.hint(
                 game_id,
                 body.version,
@@ -303,18 +303,6 @@ async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, A
                 and is_unsolvable(session.variant.id, session.deal),
                 gave_up=request.is_disconnected,
             )
-    except HintRefused as e:
-        raise ApiError(
-            429,
-            "rate_limited",
-            {"seconds": e.seconds},
-            details={"retry_after": e.seconds},
-            headers={"Retry-After": str(e.seconds)},
-        ) from None
-    except HintBusy:
-        raise ApiError(503, "hint_busy", headers={"Retry-After": "1"}) from None
-    except HintUnavailable:
-        raise ApiError(503, "hint_unavailable", headers={"Retry-After": "1"}) from None
     except HintCancelled:
         current = await run_in_threadpool(load_game, store, game_id)
         raise await run_in_threadpool(_stale, current, request) from None

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import Request
@@ -19,6 +21,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from jielong.catalogue import check_deal_number, deal_limit, today_utc
 from jielong.rules.variants import VARIANTS, get_variant
 from jielong.shuffles import DealError
+from jielong.web.hintgate import HintRefused
+from jielong.web.hintpool import HintBusy, HintUnavailable
 from jielong.web.i18n import message, negotiate
 from jielong.web.responses import JSONResponse
 
@@ -164,3 +168,24 @@ def variant_or_error(variant: str) -> str:
         return get_variant(variant).id
     except KeyError:
         raise ApiError(400, "unknown_variant", {"variant": variant}) from None
+
+
+@contextmanager
+def pool_refusals() -> Iterator[None]:
+    """The hint pool's and its gate's refusals as the API answers them: 429
+    past a player's or an address's share, 503 while the pool is full or away,
+    each with the Retry-After a client should wait."""
+    try:
+        yield
+    except HintRefused as e:
+        raise ApiError(
+            429,
+            "rate_limited",
+            {"seconds": e.seconds},
+            details={"retry_after": e.seconds},
+            headers={"Retry-After": str(e.seconds)},
+        ) from None
+    except HintBusy:
+        raise ApiError(503, "hint_busy", headers={"Retry-After": "1"}) from None
+    except HintUnavailable:
+        raise ApiError(503, "hint_unavailable", headers={"Retry-After": "1"}) from None
