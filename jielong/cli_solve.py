@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from jielong.catalogue import check_deal_number
 from jielong.notation import format_move
@@ -61,7 +60,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     # exact: read back through the notation, these replay the very moves
     moves = [format_move(m, count=True) for m in result.moves]
     if args.json:
-        out: dict[str, Any] = {"status": result.status, "moves": moves}
+        out: dict[str, object] = {"status": result.status, "moves": moves}
         out.update(nodes=result.nodes, seconds=round(result.seconds, 4), solver=result.solver)
         out["thoughtful"] = api.thoughtful(position)
         print(json.dumps(out))
@@ -111,7 +110,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("solve", help="solve a deal or a position")
     p.add_argument("variant", choices=sorted(VARIANTS))
     p.add_argument("number", type=int, nargs="?", help="deal number (or use --position)")

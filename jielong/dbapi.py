@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar, cast
 
 import sqlalchemy as sa
+from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
 
 T = TypeVar("T")
 
@@ -46,7 +47,7 @@ class Connections:
         self.engine = engine
         self.sqlite = engine.dialect.name == "sqlite"
         self.placeholder = "?" if self.sqlite else "%s"
-        self._idle: list[Any] = []
+        self._idle: list[DBAPIConnection] = []
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(limit)
         self._generation = 0
@@ -56,10 +57,11 @@ class Connections:
             engine.dialect.loaded_dbapi.InterfaceError,
         )
 
-    def _connect(self) -> Any:
+    def _connect(self) -> DBAPIConnection:
         proxy = self.engine.raw_connection()
         proxy.detach()  # ours now: closed by us, never back in the engine's pool
-        conn: Any = proxy.dbapi_connection
+        conn = proxy.dbapi_connection
+        assert conn is not None  # a connection just made
         if self.sqlite:
             conn.isolation_level = None
         else:
@@ -67,7 +69,7 @@ class Connections:
         return conn
 
     @contextlib.contextmanager
-    def cursor(self) -> Iterator[Any]:
+    def cursor(self) -> Iterator[DBAPICursor]:
         with self._slots:
             with self._lock:
                 conn = self._idle.pop() if self._idle else None
@@ -97,19 +99,19 @@ class Connections:
             _close(conn)
 
 
-def _close(conn: Any) -> None:
+def _close(conn: DBAPIConnection | None) -> None:
     if conn is not None:
         with contextlib.suppress(Exception):
             conn.close()
 
 
-class _Write(Generic[T]):
+class _Write:
     __slots__ = ("done", "error", "result", "work")
 
-    def __init__(self, work: Callable[[Any], T]) -> None:
+    def __init__(self, work: Callable[[DBAPICursor], object]) -> None:
         self.work = work
         self.done = False
-        self.result: T | None = None
+        self.result: object = None
         self.error: BaseException | None = None
 
 
@@ -119,11 +121,11 @@ class Writer:
     def __init__(self, connections: Connections) -> None:
         self.connections = connections
         self._begin = "BEGIN IMMEDIATE" if connections.sqlite else "BEGIN"
-        self._queue: list[_Write[Any]] = []
+        self._queue: list[_Write] = []
         self._queue_lock = threading.Lock()
         self._write_lock = threading.Lock()
 
-    def write(self, work: Callable[[Any], T]) -> T:
+    def write(self, work: Callable[[DBAPICursor], T]) -> T:
         """``work(cursor)`` inside a transaction, committed before this
         returns; what it raises rolls back its own writes only."""
         item = _Write(work)
@@ -139,16 +141,16 @@ class Writer:
                     self._run(batch)
         if item.error is not None:
             raise item.error
-        return item.result  # type: ignore[return-value]
+        return cast(T, item.result)  # what ``work`` returned
 
-    def statement(self, sql: str, params: Any) -> int:
+    def statement(self, sql: str, params: Sequence[object]) -> int:
         """One statement as its own transaction (no explicit one around it:
         one round trip to a server database); the rows it changed."""
         with self.connections.cursor() as cur:
             cur.execute(sql, params)
             return int(cur.rowcount)
 
-    def _run(self, batch: list[_Write[Any]]) -> None:
+    def _run(self, batch: list[_Write]) -> None:
         try:
             with self.connections.cursor() as cur:
                 cur.execute(self._begin)

@@ -13,7 +13,7 @@ import sys
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
 from jielong.optional import installed
 
@@ -61,7 +61,7 @@ def freecell_solver() -> Part:
     )
 
 
-def _compiled(module: Any) -> tuple[bool, str]:
+def _compiled(module: ModuleType) -> tuple[bool, str]:
     """Whether a solver module runs its compiled copy (scripts/build_native.py),
     and what was found."""
     present = module.solve is not module.PLAIN["solve"]
@@ -232,7 +232,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("doctor", help="say which optional parts are installed")
     p.add_argument("--json", action="store_true", help="the same as a JSON list")
     p.set_defaults(func=cmd_doctor)

@@ -16,8 +16,6 @@ The long form ``tableau:2 tableau:5 3`` (from, to, count) is read too.
 
 from __future__ import annotations
 
-from typing import Any
-
 from jielong.rules.core import STOCK, WASTE, InvalidMoveError, Move, Pile, is_ascii_number
 
 _CELL_LETTERS = "abcd"
@@ -108,5 +106,5 @@ def parse_move(text: str, legal: list[Move], family: str) -> Move:
     return Move(src, dst, wanted or 1)
 
 
-def solution_to_json(moves: list[Move]) -> list[dict[str, Any]]:
+def solution_to_json(moves: list[Move]) -> list[dict[str, str | int]]:
     return [m.to_json() for m in moves]

@@ -20,10 +20,12 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from jielong.dbapi import Connections, Writer
 from jielong.optional import require
@@ -103,7 +105,7 @@ daily_deals = sa.Table(
 )
 
 
-def insert_once(engine: Engine, table: sa.Table, **values: Any) -> None:
+def insert_once(engine: Engine, table: sa.Table, **values: str) -> None:
     """Insert a row unless a row with its key is there already (then that
     one stands, whoever wrote it)."""
     try:
@@ -186,6 +188,26 @@ class StaleVersion(Exception):
     def __init__(self, current: GameRecord | None) -> None:
         super().__init__("stale version")
         self.current = current
+
+
+class GameRow(TypedDict):
+    """A row of ``games`` as the driver reads it."""
+
+    id: str
+    player: str | None
+    variant: str
+    deal: str | None
+    start_text: str | None
+    daily: str | None
+    version: int
+    depth: int
+    last: str | None
+    elapsed_ms: int
+    running_since: int | None
+    created_ms: int
+    updated_ms: int
+    won_ms: int | None
+    won_moves: int | None
 
 
 _GAME_COLUMNS = tuple(c.name for c in games.columns)
@@ -316,7 +338,7 @@ class Store:
         row = _row(record)
         won = session.won_ms is not None
 
-        def write(cur: Any) -> None:
+        def write(cur: DBAPICursor) -> None:
             cur.execute(self._sql.insert_game, (record.id, *(row[c] for c in _GAME_COLUMNS[1:])))
             self._write_steps(cur, record.id, 1, session.top.root, session.top)
             if player is not None and session.deal is not None:
@@ -333,7 +355,7 @@ class Store:
         with self._connections.cursor() as cur:
             return self._load(cur, game_id)
 
-    def _load(self, cur: Any, game_id: str) -> GameRecord | None:
+    def _load(self, cur: DBAPICursor, game_id: str) -> GameRecord | None:
         """The game, its undo stack replayed (or taken from memory).  The game
         row and its step rows are read by two statements: a write between
         them is caught by the steps' versions, and read again."""
@@ -342,7 +364,7 @@ class Store:
             found = cur.fetchone()
             if found is None:
                 return None
-            row = dict(zip(_GAME_COLUMNS, found, strict=True))
+            row = cast(GameRow, dict(zip(_GAME_COLUMNS, found, strict=True)))
             top = self._stack(cur, row)
             if top is not None:
                 return _record_from_row(row, top)
@@ -350,7 +372,7 @@ class Store:
                 self._replays.pop(game_id, None)  # read it all again
         raise RuntimeError("a game kept changing while it was read")
 
-    def _stack(self, cur: Any, row: dict[str, Any]) -> Frame | None:
+    def _stack(self, cur: DBAPICursor, row: GameRow) -> Frame | None:
         """The undo stack at the row's version, or None if the step rows read
         are of another version."""
         game_id, version, depth = row["id"], row["version"], row["depth"]
@@ -393,7 +415,9 @@ class Store:
             while len(self._replays) > REPLAY_CACHE_SIZE:
                 self._replays.popitem(last=False)
 
-    def _write_steps(self, cur: Any, game_id: str, version: int, stored: Frame, top: Frame) -> None:
+    def _write_steps(
+        self, cur: DBAPICursor, game_id: str, version: int, stored: Frame, top: Frame
+    ) -> None:
         """Make the stored stack ``stored`` into ``top``: delete the steps
         undone, insert the steps pushed (tagged with ``version``)."""
         common = common_frame(stored, top)
@@ -412,7 +436,7 @@ class Store:
             pushed.reverse()
             cur.executemany(self._sql.insert_step, pushed)
 
-    def _count_win(self, cur: Any, record: GameRecord) -> None:
+    def _count_win(self, cur: DBAPICursor, record: GameRecord) -> None:
         """A game's first win: one more win, the bests, and the streak if it
         is the player's latest game (winning an older one does not mend a
         streak that starting a newer one ended)."""
@@ -442,7 +466,7 @@ class Store:
             expected_version,
         )
 
-        def write(cur: Any) -> bool:
+        def write(cur: DBAPICursor) -> bool:
             cur.execute(self._sql.update_game, values)
             if cur.rowcount != 1:
                 return False
@@ -483,7 +507,7 @@ class Store:
             record.version,
         )
 
-        def write(cur: Any) -> bool:
+        def write(cur: DBAPICursor) -> bool:
             cur.execute(self._sql.update_clock, values)
             return bool(cur.rowcount == 1)
 
@@ -535,7 +559,7 @@ class Store:
         return out
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")  # an accepted action survives a crash
@@ -543,7 +567,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _row(record: GameRecord) -> dict[str, Any]:
+def _row(record: GameRecord) -> dict[str, object]:
     s = record.session
     return {
         "player": record.player,
@@ -563,7 +587,7 @@ def _row(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def _session_root(row: Any) -> Frame:
+def _session_root(row: GameRow) -> Frame:
     """The bottom of a game's undo stack: its start position, dealt or parsed."""
     session = Session(
         row["variant"],
@@ -573,7 +597,7 @@ def _session_root(row: Any) -> Frame:
     return session.top
 
 
-def _record_from_row(row: Any, top: Frame) -> GameRecord:
+def _record_from_row(row: GameRow, top: Frame) -> GameRecord:
     session = Session(
         row["variant"],
         deal=None if row["deal"] is None else int(row["deal"]),

@@ -8,7 +8,7 @@ Pile ids are stable and used everywhere, JSON included: ``stock``, ``waste``,
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from jielong.cards import Card, fits_on_tableau
 from jielong.rules.variants import Variant
@@ -305,7 +305,7 @@ class PositionParseError(ValueError):
     ``details`` where (``line`` from 1, ``token``, ``cards``), so that the
     page can say it in the player's language."""
 
-    def __init__(self, message: str, code: str = "bad_text", **details: Any) -> None:
+    def __init__(self, message: str, code: str = "bad_text", **details: object) -> None:
         super().__init__(message)
         self.code = code
         self.details = details

@@ -10,9 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from jielong.rules.core import Rules
-from jielong.rules.freecell import FreeCell
-from jielong.rules.klondike import Klondike
+from jielong.rules.freecell import FreeCell, FreeCellPosition
+from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.rules.variants import VARIANTS, Variant, get_variant
+
+Position = KlondikePosition | FreeCellPosition
+"""A position of either family."""
 
 
 def _build(variant: Variant) -> Klondike | FreeCell:

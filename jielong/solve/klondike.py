@@ -139,7 +139,6 @@ import importlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from jielong.solve.klondike_hint import circle_key, heuristic_move, hint
 from jielong.solve.klondike_sample import visible_state
@@ -172,7 +171,7 @@ PARTS = (
 ENTRY_POINTS = {"solve": "klondike_search", "find_win": "klondike_search", "hint": "klondike_hint"}
 """Each entry point and the module that defines it."""
 
-PLAIN: dict[str, Callable[..., Any]] = {"solve": solve, "find_win": find_win, "hint": hint}
+PLAIN: dict[str, Callable[..., object]] = {"solve": solve, "find_win": find_win, "hint": hint}
 """The entry points as plain Python, whichever ones the module exports."""
 
 

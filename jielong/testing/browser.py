@@ -6,10 +6,13 @@ import threading
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from jielong.testing.processes import free_port
 from jielong.web.app import Settings, create_app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = (
@@ -26,7 +29,7 @@ def chromium_installed() -> bool:
     return Path(CHROMIUM).exists()
 
 
-def launch_chromium(playwright: Any) -> Any:
+def launch_chromium(playwright: Playwright) -> Browser:
     """A headless Chromium from a ``sync_playwright()`` context."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
 

@@ -3,13 +3,11 @@ verdict of the solvers on it and the line they found."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
 from jielong.rules.compact import encode
-from jielong.rules.registry import rules_for
+from jielong.rules.registry import Position, rules_for
 from jielong.rules.variants import get_variant
 from jielong.solve.api import thoughtful
 from jielong.solve.result import SolveResult
@@ -28,7 +26,7 @@ ANALYSIS_SECONDS = 4.0
 
 
 @router.get("/games/{game_id}/position", summary="The current position as text and as a link")
-def position(game_id: str, request: Request) -> dict[str, Any]:
+def position(game_id: str, request: Request) -> dict[str, object]:
     record = load_game(store_of(request), game_id)
     session = record.session
     pos, variant = session.position, session.variant.id
@@ -45,7 +43,7 @@ def position(game_id: str, request: Request) -> dict[str, Any]:
     }
 
 
-def _solver_json(r: SolveResult) -> dict[str, Any]:
+def _solver_json(r: SolveResult) -> dict[str, object]:
     return {
         "solver": r.solver,
         "status": r.status,
@@ -54,7 +52,7 @@ def _solver_json(r: SolveResult) -> dict[str, Any]:
     }
 
 
-def analyse(variant_id: str, position: Any, seconds: float) -> dict[str, Any]:
+def analyse(variant_id: str, position: Position, seconds: float) -> dict[str, object]:
     """Run in a worker: every installed solver's verdict on ``position``; the
     shortest line found, or a proof that none exists."""
     from jielong.solve import api
@@ -84,7 +82,7 @@ def analyse(variant_id: str, position: Any, seconds: float) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}/analysis", summary="The solvers' verdict on the current position")
-async def analysis(game_id: str, request: Request) -> dict[str, Any]:
+async def analysis(game_id: str, request: Request) -> dict[str, object]:
     store = store_of(request)
     record = await run_in_threadpool(load_game, store, game_id)
     session = record.session

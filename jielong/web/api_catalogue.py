@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
@@ -21,10 +21,10 @@ RUN_LIMIT_FORMULAS = {"freecell": "(f + 1) * 2^e", "doubling": "2^f * (e + 1)"}
 
 
 @router.get("/variants", summary="The games offered, with names and rule options")
-def variants() -> dict[str, Any]:
+def variants() -> dict[str, object]:
     out = []
     for v in VARIANTS.values():
-        options: dict[str, Any] = {
+        options: dict[str, object] = {
             "finishing": v.finishing,
             "foundations_by_suit": v.foundations_by_suit,
             "numbered_deals": v.numbered_deals,
@@ -44,7 +44,7 @@ def deals(
     variant: Annotated[str, Path(json_schema_extra={"enum": VARIANT_IDS})],
     start: Annotated[int, Query(ge=1, le=CATALOGUE_SIZE)] = 1,
     count: Annotated[int, Query(ge=1, le=1000)] = 100,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     variant = variant_or_error(variant)
     end = min(start + count, CATALOGUE_SIZE + 1)
     return {
@@ -69,7 +69,7 @@ def daily(
             json_schema_extra={"format": "date", "pattern": DATE_PATTERN},
         ),
     ] = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     variant = variant_or_error(variant)
     day = parse_date(date)
     number = daily_deal_for(request, variant, day)
@@ -82,8 +82,8 @@ def daily(
 
 
 @router.get("/stats", summary="The player's statistics per variant")
-async def stats(request: Request) -> dict[str, Any]:
+async def stats(request: Request) -> dict[str, object]:
     """Games, wins, best time and moves, current and best streak, and the
     latest results (``recent``, oldest first) per variant."""
     store: Store = request.app.state.store
-    return await run_in_threadpool(player_stats, store, request.state.player)
+    return {**await run_in_threadpool(player_stats, store, request.state.player)}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
@@ -103,7 +103,7 @@ def _stale(record: GameRecord, request: Request) -> ApiError:
 def position_error(e: PositionParseError) -> ApiError:
     """A 400 naming what is wrong with a position's text and where: the
     message in the player's language, ``position_error`` for programs."""
-    params: dict[str, Any] = {"detail": str(e), "reason": e.code}
+    params: dict[str, object] = {"detail": str(e), "reason": e.code}
     for key, value in e.details.items():
         if isinstance(value, list):
             params[key] = " ".join(map(str, value))
@@ -278,7 +278,7 @@ def clock(game_id: str, body: ClockReport, request: Request) -> JSONResponse:
 
 
 @router.post("/games/{game_id}/hint", summary="A hint for the game's current version")
-async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
+async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, object]:
     store = store_of(request)
     record = await run_in_threadpool(load_game, store, game_id)
     if record.version != body.version:

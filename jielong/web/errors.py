@@ -12,7 +12,6 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
@@ -39,10 +38,10 @@ class ApiError(Exception):
         self,
         status: int,
         code: str,
-        params: dict[str, Any] | None = None,
+        params: dict[str, object] | None = None,
         *,
-        details: dict[str, Any] | None = None,
-        extra: dict[str, Any] | None = None,
+        details: dict[str, object] | None = None,
+        extra: dict[str, object] | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(code)
@@ -63,7 +62,7 @@ def language(request: Request) -> str:
 
 
 def error_response(request: Request, error: ApiError) -> JSONResponse:
-    body: dict[str, Any] = {
+    body: dict[str, object] = {
         "error": {
             "code": error.code,
             "message": message(error.code, language(request), **error.params),

@@ -8,7 +8,6 @@ Face-down Klondike cards are never shown, only how many there are.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from fastapi import Request
 
@@ -23,7 +22,7 @@ from jielong.web.winnable import WinnableDeals
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-def position_json(position: KlondikePosition | FreeCellPosition) -> dict[str, Any]:
+def position_json(position: KlondikePosition | FreeCellPosition) -> dict[str, object]:
     """The position as the page draws it (Klondike: face-down cards counted,
     the stock's cards unnamed)."""
     founds = [None if t is None else t.code() for t in position.foundations]
@@ -44,7 +43,7 @@ def position_json(position: KlondikePosition | FreeCellPosition) -> dict[str, An
     }
 
 
-def _view(session: Session) -> dict[str, Any]:
+def _view(session: Session) -> dict[str, object]:
     """What the state shows of the position alone, worked out once per undo
     frame and kept on it (shared: read only)."""
     top = session.top
@@ -67,7 +66,7 @@ def _view(session: Session) -> dict[str, Any]:
     return top.view
 
 
-def state_json(session: Session, now: int | None = None) -> dict[str, Any]:
+def state_json(session: Session, now: int | None = None) -> dict[str, object]:
     """The game as the HTTP contract shows it (without id and version)."""
     view = _view(session)
     return {
@@ -112,7 +111,7 @@ def known_winnable(request: Request, session: Session) -> bool:
     return deals.known(session.variant.id, deal)
 
 
-def game_state(record: GameRecord, request: Request) -> dict[str, Any]:
+def game_state(record: GameRecord, request: Request) -> dict[str, object]:
     """A stored game as every game route answers it."""
     session = record.session
     unsolvable = session.deal is not None and is_unsolvable(session.variant.id, session.deal)

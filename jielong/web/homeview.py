@@ -4,7 +4,8 @@ the player has going (the game to continue, today's deal, the streak)."""
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+
+from jielong.store import GameRecord
 
 # one face-down and one face-up card, drawn once per page and reused
 MINI_DEFS = (
@@ -60,14 +61,14 @@ def mini_table(family: str) -> str:
     )
 
 
-def daily_state(found: Any) -> str:
+def daily_state(found: GameRecord | None) -> str:
     """``new``, ``playing`` or ``won`` for the player's game of today's deal."""
     if found is None:
         return "new"
     return "won" if found.session.won_ms is not None else "playing"
 
 
-def continue_banner(latest: tuple[str, str] | None, t: dict[str, Any]) -> str:
+def continue_banner(latest: tuple[str, str] | None, t: dict[str, str]) -> str:
     if latest is None:
         return ""
     game_id, variant = latest

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import time
 from importlib import metadata
-from typing import Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, FastAPI, Request, Response
@@ -31,7 +30,7 @@ def _ping(store: Store) -> None:
 async def healthz(request: Request) -> JSONResponse:
     store: Store = request.app.state.store
     start = time.perf_counter()
-    body: dict[str, Any] = {"status": "ok", "version": metadata.version("jielong")}
+    body: dict[str, object] = {"status": "ok", "version": metadata.version("jielong")}
     try:
         await run_in_threadpool(_ping, store)
     except Exception as e:  # any failure to reach it is the answer

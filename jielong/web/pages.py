@@ -11,7 +11,6 @@ import json
 from functools import cache
 from html import escape
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -22,14 +21,14 @@ from jielong.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
 from jielong.web.daily import DailyDeals
 from jielong.web.homeview import MINI_DEFS, continue_banner, daily_state, mini_table
-from jielong.web.i18n import LANGUAGES
+from jielong.web.i18n import LANGUAGES, Section
 from jielong.web.pwa import THEME_COLOUR
 from jielong.web.statsview import player_stats, stats_body
 
 router = APIRouter(include_in_schema=False)
 
 
-def catalogue(lang: str) -> dict[str, Any]:
+def catalogue(lang: str) -> dict[str, str]:
     """The UI texts of one language (keys it lacks come from zh-Hant)."""
     return i18n.catalogue("ui", lang)
 
@@ -73,7 +72,7 @@ def _lang_switch(lang: str) -> str:
     return f'<nav class="langs" aria-label="{label}">{"".join(items)}</nav>'
 
 
-def _settings(t: dict[str, Any]) -> str:
+def _settings(t: dict[str, str]) -> str:
     """The display choices: a button and the small dialog it opens (settings.js)."""
 
     def choice(kind: str, name: str, value: str, text: str) -> str:
@@ -109,7 +108,7 @@ def _preloads(script: str) -> str:
 
 
 def _page(
-    lang: str, title: str, body: str, script: str, boot: dict[str, Any], stats: str = "/stats"
+    lang: str, title: str, body: str, script: str, boot: dict[str, object], stats: str = "/stats"
 ) -> str:
     t = catalogue(lang)
     return (
@@ -137,7 +136,7 @@ def _page(
     )
 
 
-def _variant_boot(v: Variant) -> dict[str, Any]:
+def _variant_boot(v: Variant) -> dict[str, object]:
     return {
         "id": v.id,
         "family": v.family,
@@ -160,7 +159,7 @@ def _not_found(lang: str, variant: str) -> HTMLResponse:
     return HTMLResponse(_page(lang, t["site.title"], body, "home.js", {"lang": lang}), 404)
 
 
-def _resume_link(variant: str, t: dict[str, Any]) -> str:
+def _resume_link(variant: str, t: dict[str, str]) -> str:
     # shown by home.js when this browser keeps an unfinished game of the variant
     return (
         f'<a class="resume" data-resume="{variant}" href="/play/{variant}" hidden>'
@@ -222,7 +221,7 @@ def play(request: Request, variant: str) -> HTMLResponse:
         return _not_found(lang, variant)
     t = catalogue(lang)
     texts = {k: val for k, val in t.items() if not k.startswith("rules.")}
-    boot = {"lang": lang, "variant": _variant_boot(v), "t": texts}
+    boot: dict[str, object] = {"lang": lang, "variant": _variant_boot(v), "t": texts}
     name = escape(t["variant." + v.id])
     deal_options = ""
     if v.family == "klondike":
@@ -261,17 +260,19 @@ def play(request: Request, variant: str) -> HTMLResponse:
     return HTMLResponse(page)
 
 
-def _rules_sections(v: Variant, t: dict[str, Any]) -> list[dict[str, Any]]:
+def _rules_sections(v: Variant, lang: str) -> list[Section]:
+    t = catalogue(lang)
+    values: dict[str, object]
     if v.family == "klondike":
         values = {"draw": v.draw}
-        sections: list[dict[str, Any]] = t["rules.klondike"]
+        sections = i18n.sections(lang, "rules.klondike")
     else:
         key = "kongdang" if v.run_limit == "doubling" else "freecell"
         values = {
             name: t[f"rules.{key}.{name}"]
             for name in ("slots", "formula", "finish", "finishKey", "hintExtra")
         }
-        sections = t["rules.freecell"]
+        sections = i18n.sections(lang, "rules.freecell")
     return [
         {"h": fill(s["h"], **values), "p": [fill(p, **values) for p in s["p"]]} for s in sections
     ]
@@ -287,7 +288,7 @@ def rules(request: Request, variant: str) -> HTMLResponse:
     name = t["variant." + v.id]
     title = fill(t["rules.title"], name=name)
     parts = [f'<main class="rules"><h1>{escape(title)}</h1>']
-    for section in _rules_sections(v, t):
+    for section in _rules_sections(v, lang):
         parts.append(f"<section><h2>{escape(section['h'])}</h2>")
         parts.extend(f"<p>{escape(p)}</p>" for p in section["p"] if p.strip())
         parts.append("</section>")

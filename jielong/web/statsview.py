@@ -4,7 +4,7 @@ statistics page drawn from the same figures."""
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Literal, TypedDict
 
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
@@ -12,27 +12,54 @@ from jielong.store import Store
 RECENT = 20
 
 
-def player_stats(store: Store, player: str) -> dict[str, dict[str, Any]]:
+class Result(TypedDict):
+    """One of the latest games: how it ended, and the win's time and moves."""
+
+    result: Literal["won", "lost", "playing"]
+    time_ms: int | None
+    moves: int | None
+
+
+class Figures(TypedDict):
+    """A player's figures in one variant."""
+
+    games: int
+    wins: int
+    best_time_ms: int | None
+    best_moves: int | None
+    streak: int
+    best_streak: int
+    recent: list[Result]
+
+
+def player_stats(store: Store, player: str) -> dict[str, Figures]:
     """Per variant: games, wins, best time and moves, current and best streak,
     and the latest results oldest first (``won``; ``lost`` for a game left
     for a newer one; ``playing`` for the latest game not won yet)."""
     found = store.stats(player)
     recent = store.recent(player, list(VARIANTS), RECENT)
-    empty = {"games": 0, "wins": 0, "best_time_ms": None, "best_moves": None}
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Figures] = {}
     for v in VARIANTS:
-        row: dict[str, Any] = dict(found.get(v, {**empty, "streak": 0, "best_streak": 0}))
+        row = found.get(v, {})
         results = recent.get(v, [])
         last = len(results) - 1
-        row["recent"] = [
-            {
-                "result": "won" if ms is not None else "playing" if i == last else "lost",
-                "time_ms": ms,
-                "moves": moves,
-            }
-            for i, (ms, moves) in enumerate(results)
-        ]
-        out[v] = row
+        out[v] = {
+            # the counts are never NULL in a stored row
+            "games": row.get("games") or 0,
+            "wins": row.get("wins") or 0,
+            "best_time_ms": row.get("best_time_ms"),
+            "best_moves": row.get("best_moves"),
+            "streak": row.get("streak") or 0,
+            "best_streak": row.get("best_streak") or 0,
+            "recent": [
+                {
+                    "result": "won" if ms is not None else "playing" if i == last else "lost",
+                    "time_ms": ms,
+                    "moves": moves,
+                }
+                for i, (ms, moves) in enumerate(results)
+            ],
+        }
     return out
 
 
@@ -44,7 +71,7 @@ def clock(ms: int | None) -> str:
     return f"{h}:{m:02}:{s % 60:02}" if h else f"{m}:{s % 60:02}"
 
 
-def chart(recent: list[dict[str, Any]], t: dict[str, Any]) -> str:
+def chart(recent: list[Result], t: dict[str, str]) -> str:
     """The latest results as a row of bars: a win stands tall, a game left
     unwon short, the game in progress as an outline."""
     if not recent:
@@ -73,7 +100,7 @@ def chart(recent: list[dict[str, Any]], t: dict[str, Any]) -> str:
     )
 
 
-def stats_body(figures: dict[str, dict[str, Any]], t: dict[str, Any]) -> str:
+def stats_body(figures: dict[str, Figures], t: dict[str, str]) -> str:
     return (
         f'<main class="stats"><h1>{escape(t["stats.title"])}</h1>'
         + "".join(section(v, figures[v], t) for v in VARIANTS)
@@ -81,7 +108,7 @@ def stats_body(figures: dict[str, dict[str, Any]], t: dict[str, Any]) -> str:
     )
 
 
-def section(variant: str, row: dict[str, Any], t: dict[str, Any]) -> str:
+def section(variant: str, row: Figures, t: dict[str, str]) -> str:
     games, wins = row["games"], row["wins"]
     rate = f"{round(100 * wins / games)}%" if games else "—"
     moves = "—" if row["best_moves"] is None else str(row["best_moves"])

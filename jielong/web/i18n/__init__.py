@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 LANGUAGES = ("zh-Hant", "zh-Hans", "en")
 DEFAULT_LANGUAGE = "zh-Hant"
@@ -20,27 +20,51 @@ FOREIGN_LANGUAGE = "en"
 _HERE = Path(__file__).parent
 
 
+class Section(TypedDict):
+    """A section of a rules page: its heading and paragraphs."""
+
+    h: str
+    p: list[str]
+
+
 @cache
-def catalogue(kind: str, lang: str) -> dict[str, Any]:
-    """The ``kind`` catalogue of ``lang``; keys it lacks come from the default
-    language's catalogue.  Values are texts, except structured ones such as
-    the UI's rules sections (lists of headings and paragraphs)."""
+def _entries(kind: str, lang: str) -> dict[str, object]:
+    """The ``kind`` catalogue of ``lang`` as written; keys it lacks come from
+    the default language's catalogue."""
     if lang not in LANGUAGES or not kind.isidentifier():
         raise KeyError(f"no catalogue {kind}.{lang}")
-    texts: dict[str, Any] = json.loads((_HERE / f"{kind}.{lang}.json").read_text("utf-8"))
+    entries: dict[str, object] = json.loads((_HERE / f"{kind}.{lang}.json").read_text("utf-8"))
     if lang != DEFAULT_LANGUAGE:
-        return {**catalogue(kind, DEFAULT_LANGUAGE), **texts}
-    return texts
+        return {**_entries(kind, DEFAULT_LANGUAGE), **entries}
+    return entries
 
 
-class _Keep(dict[str, Any]):
+@cache
+def catalogue(kind: str, lang: str) -> dict[str, str]:
+    """The texts of the ``kind`` catalogue of ``lang`` (keys it lacks come
+    from the default language's); the structured entries are read by
+    :func:`sections`."""
+    return {k: v for k, v in _entries(kind, lang).items() if isinstance(v, str)}
+
+
+@cache
+def sections(lang: str, key: str) -> list[Section]:
+    """A rules page's sections from the UI catalogue (``rules.klondike``,
+    ``rules.freecell``): lists of headings and paragraphs."""
+    found = _entries("ui", lang)[key]
+    if not isinstance(found, list):
+        raise KeyError(f"{key} is a text, not sections")
+    return cast(list[Section], found)
+
+
+class _Keep(dict[str, object]):
     """Leaves a missing template parameter visible instead of failing."""
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
 
-def message(code: str, lang: str, **params: Any) -> str:
+def message(code: str, lang: str, **params: object) -> str:
     """The player's text for an error ``code`` (``illegal_move`` and
     ``bad_position`` read their ``reason`` parameter)."""
     texts = catalogue("api", lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
