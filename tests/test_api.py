@@ -135,22 +135,22 @@ def test_daily_game_is_kept_apart_and_resumed(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
-        ({"variant": "spider", "deal": 1}, 400, "unknown_variant"),
+        ({"variant": "spider", "deal": 1}, 422, "unknown_variant"),
         ({"deal": 1}, 422, "invalid_request"),
-        ({"variant": "freecell", "deal": 0}, 400, "bad_deal"),
-        ({"variant": "klondike-1", "deal": -5}, 400, "bad_deal"),
-        ({"variant": "freecell", "deal": 2**40}, 400, "bad_deal"),
+        ({"variant": "freecell", "deal": 0}, 422, "bad_deal"),
+        ({"variant": "klondike-1", "deal": -5}, 422, "bad_deal"),
+        ({"variant": "freecell", "deal": 2**40}, 422, "bad_deal"),
         # a deal box's text is judged like a number: digits only, in range
-        ({"variant": "freecell", "deal": "6l7"}, 400, "bad_deal"),
-        ({"variant": "freecell", "deal": "-5"}, 400, "bad_deal"),
+        ({"variant": "freecell", "deal": "6l7"}, 422, "bad_deal"),
+        ({"variant": "freecell", "deal": "-5"}, 422, "bad_deal"),
         ({"variant": "freecell", "deal": 1.5}, 422, "invalid_request"),
-        ({"deal_id": "freecell-x"}, 400, "bad_deal_id"),
-        ({"deal_id": "freecell-617", "variant": "kongdang"}, 400, "bad_deal_id"),
-        ({"variant": "freecell", "daily": True, "date": "2026-13-01"}, 400, "bad_date"),
-        ({"variant": "freecell", "daily": True, "date": "tomorrow"}, 400, "bad_date"),
+        ({"deal_id": "freecell-x"}, 422, "bad_deal_id"),
+        ({"deal_id": "freecell-617", "variant": "kongdang"}, 422, "bad_deal_id"),
+        ({"variant": "freecell", "daily": True, "date": "2026-13-01"}, 422, "bad_date"),
+        ({"variant": "freecell", "daily": True, "date": "tomorrow"}, 422, "bad_date"),
         ({"variant": "freecell", "daily": "yes"}, 422, "invalid_request"),
-        ({"variant": "freecell", "position": "KH\nKC\n"}, 400, "bad_position"),
-        ({"variant": "klondike-1", "position": KINGS}, 400, "bad_position"),
+        ({"variant": "freecell", "position": "KH\nKC\n"}, 422, "bad_position"),
+        ({"variant": "klondike-1", "position": KINGS}, 422, "bad_position"),
         ({"variant": "freecell", "position": KINGS, "deal": 3}, 422, "invalid_request"),
         ([1, 2], 422, "invalid_request"),
     ],
@@ -430,7 +430,7 @@ def test_deal_catalogue(client: TestClient) -> None:
     end = client.get("/api/deals/freecell", params={"start": 999_999, "count": 10}).json()
     assert [d["deal"] for d in end["deals"]] == [999_999, 1_000_000]
     assert len(client.get("/api/deals/klondike-1").json()["deals"]) == 100
-    assert_error(client.get("/api/deals/spider"), 400, "unknown_variant")
+    assert_error(client.get("/api/deals/spider"), 422, "unknown_variant")
     assert_error(client.get("/api/deals/freecell", params={"count": 5000}), 422, "invalid_request")
     assert_error(client.get("/api/deals/freecell", params={"start": 0}), 422, "invalid_request")
     assert_error(client.get("/api/deals/freecell", params={"start": "x"}), 422, "invalid_request")
@@ -446,8 +446,8 @@ def test_daily_deal(client: TestClient) -> None:
         "deal_id": f"kongdang-{number}",
     }
     assert client.get("/api/daily/freecell").json()["date"] == today_utc().isoformat()
-    assert_error(client.get("/api/daily/freecell", params={"date": "29/11/2026"}), 400, "bad_date")
-    assert_error(client.get("/api/daily/spider"), 400, "unknown_variant")
+    assert_error(client.get("/api/daily/freecell", params={"date": "29/11/2026"}), 422, "bad_date")
+    assert_error(client.get("/api/daily/spider"), 422, "unknown_variant")
 
 
 def test_statistics_follow_the_player_cookie(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def test_refused_boards_say_what_and_where(
         r = client.post(
             f"/api/games?lang={lang}", json={"variant": "freecell", "position": board(name)}
         )
-        assert r.status_code == 400
+        assert r.status_code == 422
         body = r.json()["error"]
         assert body["code"] == "bad_position"
         assert error.items() <= body["position_error"].items()
@@ -134,7 +134,7 @@ def test_analysis_proves_a_lost_position(client: TestClient) -> None:
 def test_a_won_position_is_refused_in_the_players_language(client: TestClient) -> None:
     won = "Foundations: H-K C-K D-K S-K\n" + ":\n" * 8
     r = client.post("/api/games?lang=zh-Hant", json={"variant": "freecell", "position": won})
-    assert r.status_code == 400
+    assert r.status_code == 422
     body = r.json()["error"]
     assert body["position_error"] == {"code": "won"}
     assert "所有的牌都已回收" in body["message"]

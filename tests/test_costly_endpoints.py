@@ -27,11 +27,11 @@ def test_daily_dates_are_bounded(client: TestClient) -> None:
     today = today_utc()
     for date in ("0001-01-01", "9999-12-31", (today + dt.timedelta(days=400)).isoformat()):
         r = client.get("/api/daily/klondike-3", params={"date": date})
-        assert r.status_code == 400 and r.json()["error"]["code"] == "date_out_of_range", date
+        assert r.status_code == 422 and r.json()["error"]["code"] == "date_out_of_range", date
         assert r.json()["error"]["first"] < today.isoformat() < r.json()["error"]["last"]
         body = {"variant": "klondike-3", "daily": True, "date": date}
         r = client.post("/api/games", json=body)
-        assert r.status_code == 400 and r.json()["error"]["code"] == "date_out_of_range"
+        assert r.status_code == 422 and r.json()["error"]["code"] == "date_out_of_range"
     edge = (today - dt.timedelta(days=366)).isoformat()
     assert client.get("/api/daily/freecell", params={"date": edge}).status_code == 200
 

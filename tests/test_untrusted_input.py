@@ -71,15 +71,15 @@ def test_foreign_digits_are_refused_everywhere(client: TestClient, digit: str) -
         "invalid_request",
     )
     refused(
-        client.post("/api/games", json={"deal_id": f"freecell-６１{digit}"}), 400, "bad_deal_id"
+        client.post("/api/games", json={"deal_id": f"freecell-６１{digit}"}), 422, "bad_deal_id"
     )
     date = f"202{digit}-11-29"
     refused(
         client.post("/api/games", json={"variant": "freecell", "daily": True, "date": date}),
-        400,
+        422,
         "bad_date",
     )
-    refused(client.get("/api/daily/freecell", params={"date": date}), 400, "bad_date")
+    refused(client.get("/api/daily/freecell", params={"date": date}), 422, "bad_date")
     assert client.get(f"/api/games/{g['id']}").json()["version"] == g["version"]
 
 
@@ -93,7 +93,7 @@ def _klondike_text(recycles: str) -> str:
 def test_position_recycles_are_bounded(client: TestClient, recycles: str) -> None:
     body = {"variant": "klondike-3", "position": _klondike_text(recycles)}
     r = client.post("/api/games", json=body)
-    refused(r, 400, "bad_position")
+    refused(r, 422, "bad_position")
     assert "Recycles" in r.json()["error"]["message"]
 
 
@@ -103,7 +103,7 @@ def test_position_text_limits(client: TestClient) -> None:
     # a position already won has nothing left to play
     won = "Foundations: H-K C-K D-K S-K\n:\n:\n:\n:\n:\n:\n:\n:\n"
     r = client.post("/api/games", json={"variant": "freecell", "position": won})
-    refused(r, 400, "bad_position")
+    refused(r, 422, "bad_position")
     assert r.json()["error"]["position_error"]["code"] == "won"
     # one move from a win is still a position to play
     assert new_game(client, variant="freecell", position=KINGS)["deal"] is None

@@ -349,7 +349,7 @@ def test_winnable_without_a_variant_is_refused(client: TestClient) -> None:
     r = client.post("/api/games", json={"winnable": True})
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
     r = client.post("/api/games", json={"variant": "spider", "winnable": True})
-    assert r.status_code == 400 and r.json()["error"]["code"] == "unknown_variant"
+    assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_variant"
     assert game_count(client) == before
 
 

@@ -47,7 +47,7 @@ class GameCreate(BaseModel):
     deal: StrictInt | Annotated[str, Field(max_length=40)] | None = Field(
         None, description="a number, or its ASCII digits as typed in a deal box"
     )
-    # the pattern documents; a deal id that breaks it answers 400 bad_deal_id
+    # the pattern documents; a deal id that breaks it answers 422 bad_deal_id
     deal_id: str | None = Field(None, max_length=64, json_schema_extra={"pattern": DEAL_ID_PATTERN})
     daily: StrictBool = False
     date: str | None = Field(
@@ -101,7 +101,7 @@ def _stale(record: GameRecord, request: Request) -> ApiError:
 
 
 def position_error(e: PositionParseError) -> ApiError:
-    """A 400 naming what is wrong with a position's text and where: the
+    """A 422 naming what is wrong with a position's text and where: the
     message in the player's language, ``position_error`` for programs."""
     params: dict[str, object] = {"detail": str(e), "reason": e.code}
     for key, value in e.details.items():
@@ -112,7 +112,7 @@ def position_error(e: PositionParseError) -> ApiError:
     if e.code == "duplicate_cards" and e.details.get("missing"):
         params["reason"] = "duplicate_cards_missing"
     return ApiError(
-        400, "bad_position", params, details={"position_error": {"code": e.code, **e.details}}
+        422, "bad_position", params, details={"position_error": {"code": e.code, **e.details}}
     )
 
 
@@ -157,9 +157,9 @@ def _new_session(
         try:
             deal_id = DealId.parse(body.deal_id)
         except DealError:
-            raise ApiError(400, "bad_deal_id", {"deal_id": body.deal_id}) from None
+            raise ApiError(422, "bad_deal_id", {"deal_id": body.deal_id}) from None
         if body.variant is not None and body.variant != deal_id.variant:
-            raise ApiError(400, "bad_deal_id", {"deal_id": body.deal_id})
+            raise ApiError(422, "bad_deal_id", {"deal_id": body.deal_id})
         return Session(deal_id.variant, deal=deal_id.number), None
     variant = check_variant(body.variant)
     if body.position is not None:
@@ -170,11 +170,11 @@ def _new_session(
         except PositionParseError as e:
             raise position_error(e) from None
         except ValueError as e:
-            raise ApiError(400, "bad_position", {"detail": str(e)}) from None
+            raise ApiError(422, "bad_position", {"detail": str(e)}) from None
         if session.is_won():
             # nothing left to play, and a win that was never played
             raise ApiError(
-                400,
+                422,
                 "bad_position",
                 {"detail": "the position is already won", "reason": "won"},
                 details={"position_error": {"code": "won"}},

@@ -4,6 +4,11 @@ Every refusal is an :class:`ApiError`: an HTTP status, a machine code, and a
 message in the player's language from the catalogues.  The routers import it
 from here, and :mod:`jielong.web.app` installs the handlers that turn it (and
 FastAPI's and Starlette's own errors) into the answer.
+
+The status of a refusal follows one rule: 400 only for a request that cannot
+be read (a body that is not JSON, or not text); a request that can be read but
+names a value the API refuses (an unknown variant, a deal, deal id, date or
+position that does not parse or is out of range, an illegal move) is 422.
 """
 
 from __future__ import annotations
@@ -122,12 +127,12 @@ def parse_date(text: str | None) -> dt.date:
             raise ValueError(text)
         date = dt.date.fromisoformat(text)
     except ValueError:
-        raise ApiError(400, "bad_date", {"date": text}) from None
+        raise ApiError(422, "bad_date", {"date": text}) from None
     if abs((date - today).days) > DAILY_RANGE_DAYS:
         first = (today - dt.timedelta(days=DAILY_RANGE_DAYS)).isoformat()
         last = (today + dt.timedelta(days=DAILY_RANGE_DAYS)).isoformat()
         raise ApiError(
-            400,
+            422,
             "date_out_of_range",
             {"first": first, "last": last},
             details={"first": first, "last": last},
@@ -149,7 +154,7 @@ def deal_number(variant: str, value: int | str) -> int:
     except DealError:
         limit = deal_limit(variant)
         raise ApiError(
-            400, "bad_deal", {"max": f"{limit:,}"}, details={"min": 1, "max": limit}
+            422, "bad_deal", {"max": f"{limit:,}"}, details={"min": 1, "max": limit}
         ) from None
     return number
 
@@ -158,7 +163,7 @@ def check_variant(variant: str | None) -> str:
     if variant is None:
         raise ApiError(422, "invalid_request", {"detail": "variant"}, details={"field": "variant"})
     if variant not in VARIANTS:
-        raise ApiError(400, "unknown_variant", {"variant": variant})
+        raise ApiError(422, "unknown_variant", {"variant": variant})
     return variant
 
 
@@ -166,7 +171,7 @@ def variant_or_error(variant: str) -> str:
     try:
         return get_variant(variant).id
     except KeyError:
-        raise ApiError(400, "unknown_variant", {"variant": variant}) from None
+        raise ApiError(422, "unknown_variant", {"variant": variant}) from None
 
 
 @contextmanager

@@ -30,7 +30,6 @@ WholeNumber = Annotated[int, BeforeValidator(_whole)]
 """An integer field as JSON Schema's ``integer`` means it."""
 
 
-
 class ErrorDetail(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -53,12 +52,15 @@ _RETRY: dict[str, Any] = {
 }
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "A value the request names is not valid"},
+    400: {"model": ErrorBody, "description": "The body cannot be read: not JSON, or not text"},
     404: {"model": ErrorBody, "description": "No such game or address"},
     405: {"model": ErrorBody, "description": "The address does not take that method"},
     409: {"model": ErrorBody, "description": "The game changed: its current state is given"},
     413: {"model": ErrorBody, "description": "The request body is too large"},
-    422: {"model": ErrorBody, "description": "The request is not well formed, or not allowed"},
+    422: {
+        "model": ErrorBody,
+        "description": "A value the request names is refused: its code says which and why",
+    },
     429: {"model": ErrorBody, "description": "Too many requests", "headers": _RETRY},
     503: {
         "model": ErrorBody,

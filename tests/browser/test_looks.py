@@ -157,7 +157,7 @@ def test_a_wrong_deal_number_says_why_in_the_players_language(
 ) -> None:
     # the server decides, whether the number comes as a number or as typed
     status, body = server.api_lang("POST", "/api/games", {"variant": "kongdang", "deal": "x"}, "en")
-    assert (status, body["error"]["code"]) == (400, "bad_deal")
+    assert (status, body["error"]["code"]) == (422, "bad_deal")
     english = body["error"]["message"]
     assert english == "A deal number is a whole number from 1 to 8,589,934,591"
     status, body = server.api("POST", "/api/games", {"variant": "kongdang", "deal": " 12 "})
