@@ -2,12 +2,13 @@
 
 Two groups of modules: the Klondike solver (``jielong/solve/klondike_*.py``,
 listed in ``klondike.PARTS``) and the own FreeCell solver
-(``jielong/solve/freecell.py``).  They stay plain Python and are what is read,
-typed and tested.  This script compiles copies of each group together, as
-``jielong.solve._native_*``, into C extensions beside them; each copy carries
-the SHA-256 of the sources it came from, and the solver uses the compiled
-entry points only when that hash matches the sources' text, so an edited
-source never runs stale compiled code.  Without a C compiler or mypyc, or
+(``jielong/solve/freecell_*.py``, listed in ``freecell.PARTS``).  They stay
+plain Python and are what is read, typed and tested.  This script compiles
+copies of each group together, as ``jielong.solve._native_*``, into C
+extensions beside them; each copy carries the SHA-256 of the sources it came
+from, and the solver uses the compiled entry points only when that hash
+matches the sources' text, so an edited source never runs stale compiled
+code.  Without a C compiler or mypyc, or
 when the build fails, everything runs as plain Python (the same answers,
 several times slower); this script then says so and exits 0.
 
@@ -34,7 +35,7 @@ GROUPS = {
         "klondike_sample",
         "klondike_hint",
     ),
-    "freecell": ("freecell",),
+    "freecell": ("freecell_state", "freecell_line", "freecell_search"),
 }
 """Each group's modules, as ``PARTS`` of ``jielong.solve.klondike`` and
 ``jielong.solve.freecell`` (not imported: the build needs no package import)."""
@@ -92,7 +93,8 @@ def build_group(group: str) -> None:
     for part, copy in zip(parts, copies, strict=True):
         text = (PACKAGE / f"{part}.py").read_text(encoding="utf-8")
         # the copies import each other, and each says which sources it was built from
-        text = text.replace("jielong.solve.klondike_", f"jielong.solve.{PREFIX}klondike_")
+        for family in GROUPS:
+            text = text.replace(f"jielong.solve.{family}_", f"jielong.solve.{PREFIX}{family}_")
         copy.write_text(text + f'\nSOURCE_SHA256 = "{sha}"\n', encoding="utf-8")
     try:
         with tempfile.TemporaryDirectory() as temp:

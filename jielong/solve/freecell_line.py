@@ -1,0 +1,141 @@
+"""The own FreeCell solver's line on the real position: search steps expanded
+into the rules' single-card moves, loops cut, the replay check and the length
+counted by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jielong.rules.core import Move, Pile, cell, foundation, tableau
+from jielong.rules.freecell import FreeCell, FreeCellPosition
+from jielong.solve.freecell_state import Step
+from jielong.solve.result import SolverError
+
+_T = tuple(tableau(i) for i in range(8))
+_C = tuple(cell(i) for i in range(4))
+
+
+def run_moves(
+    k: int, src: Pile, dst: int, free: Sequence[int], empties: Sequence[int]
+) -> list[Move]:
+    """Single-card moves taking ``k`` cards from ``src`` onto column ``dst``
+    through the free cells ``free`` and empty columns ``empties`` (neither
+    ``src`` nor ``dst``): at most (f + 1) * 2**e cards."""
+    if k <= len(free) + 1:
+        parked = list(free[: k - 1])
+        return (
+            [Move(src, _C[c]) for c in parked]
+            + [Move(src, _T[dst])]
+            + [Move(_C[c], _T[dst]) for c in reversed(parked)]
+        )
+    if not empties:
+        raise SolverError(f"a run of {k} cannot move with {len(free)} free cells")
+    spare, rest = empties[0], empties[1:]
+    top = min((len(free) + 1) << len(rest), k - 1)
+    return (
+        run_moves(top, src, spare, free, rest)
+        + run_moves(k - top, src, dst, free, rest)
+        + run_moves(top, _T[spare], dst, free, rest)
+    )
+
+
+def foundation_slot(rules: FreeCell, pos: FreeCellPosition, card: int) -> int:
+    """The foundation slot that takes ``card`` now (the first, where any would)."""
+    if rules.by_suit:
+        return card & 3
+    for i, top in enumerate(pos.foundations):
+        if (top is None and card < 4) or (top is not None and top + 4 == card):
+            return i
+    raise SolverError(f"no foundation takes card {card}")
+
+
+def step_moves(rules: FreeCell, pos: FreeCellPosition, step: Step) -> list[Move]:
+    """The single-card moves of one search step on the real position."""
+    card, kind, target, k = step
+    src: Pile | None = None
+    for i, c in enumerate(pos.cells):
+        if c == card:
+            src = _C[i]
+    for i, col in enumerate(pos.tableau):
+        if len(col) >= k and col[-k] == card:
+            src = _T[i]
+    if src is None:
+        raise SolverError(f"card {card} is not where the line expects it")
+    if kind == "f":
+        return [Move(src, foundation(foundation_slot(rules, pos, card)))]
+    free = [i for i, c in enumerate(pos.cells) if c is None]
+    if kind == "c":
+        return [Move(src, _C[free[0]])]
+    if kind == "e":
+        dst = next(i for i, col in enumerate(pos.tableau) if not col)
+    else:
+        dst = next(i for i, col in enumerate(pos.tableau) if col and col[-1] == target)
+    empties = [i for i, col in enumerate(pos.tableau) if not col and i != dst and _T[i] != src]
+    return run_moves(k, src, dst, free, empties)
+
+
+def steps_to_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) -> list[Move]:
+    moves: list[Move] = []
+    for step in steps:
+        for m in step_moves(rules, pos, step):
+            pos = rules.play(pos, m)
+            moves.append(m)
+    return moves
+
+
+def replay_check(rules: Any, pos: Any, moves: Sequence[Move]) -> bool:
+    """True when the rules accept every move in the position it is played on
+    and the last position is won.  (The rules' ``explain`` judges one move
+    as their ``legal_moves`` list does, a property the suite tests, without
+    listing all of them at every step.)"""
+    for m in moves:
+        if rules.explain(pos, m) is not None:
+            return False
+        pos = rules.play(pos, m)
+    return bool(rules.is_won(pos))
+
+
+def remove_loops(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> list[Move]:
+    """Cut every stretch of a line that comes back to a position already seen."""
+    seen: dict[FreeCellPosition, int] = {pos: 0}
+    out: list[Move] = []
+    positions = [pos]
+    for m in moves:
+        pos = rules.play(positions[-1], m)
+        if pos in seen:
+            cut = seen[pos]
+            for p in positions[cut + 1 :]:
+                del seen[p]
+            del out[cut:]
+            del positions[cut + 1 :]
+            continue
+        out.append(m)
+        positions.append(pos)
+        seen[pos] = len(out)
+    return out
+
+
+def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> int:
+    """The line's length counted by hand: a stretch of single-card moves that
+    the rules allow as one run move counts one, each card sent home one."""
+    count = 0
+    i = 0
+    n = len(moves)
+    while i < n:
+        runs = {rules.play(pos, m): m.count for m in rules.legal_moves(pos) if m.count > 1}
+        p = rules.play(pos, moves[i])
+        best = i + 1
+        best_pos = p
+        if runs:
+            q = p
+            for j in range(i + 1, min(n, i + 60)):
+                q = rules.play(q, moves[j])
+                if moves[j].dst.kind == "foundation":
+                    break
+                if q in runs:
+                    best, best_pos = j + 1, q
+        count += 1
+        pos = best_pos
+        i = best
+    return count
