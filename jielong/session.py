@@ -19,18 +19,19 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Generic, Literal
+from typing import Generic, Literal
 
 from typing_extensions import TypeVar
 
 from jielong.catalogue import check_deal_number
 from jielong.rules.core import Illegal, Move, Pile, Rules
-from jielong.rules.registry import rules_for
+from jielong.rules.registry import Position, rules_for
 from jielong.rules.variants import Variant, get_variant
 
-P = TypeVar("P", default=Any)
+P = TypeVar("P", default=Position)
 """The position type of a session; a session made from a variant's id
-(whose rules the registry picks at run time) is a ``Session[Any]``."""
+(whose rules the registry picks at run time) holds either family's,
+``Session[Position]``."""
 
 StepKind = Literal["move", "auto", "collect", "restart"]
 STEP_KINDS: tuple[StepKind, ...] = ("move", "auto", "collect", "restart")
@@ -45,7 +46,7 @@ _IDLE_DRAWS = 52
 class ActionError(ValueError):
     """An action that is refused; ``code`` is the machine code of the answer."""
 
-    def __init__(self, code: str, **params: Any) -> None:
+    def __init__(self, code: str, **params: object) -> None:
         self.code = code
         self.params = params
         super().__init__(code)
@@ -78,11 +79,11 @@ class Step:
         src, dst, _ = self.moves[0]
         return 0 if src.kind == "cell" and dst.kind == "cell" else 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "moves": [[str(m.src), str(m.dst), m.count] for m in self.moves]}
 
     @classmethod
-    def from_json(cls, data: Any) -> Step:
+    def from_json(cls, data: object) -> Step:
         if not isinstance(data, dict) or data.get("kind") not in STEP_KINDS:
             raise ValueError(f"not a step: {data!r}")
         moves = tuple(Move(_pile(src), _pile(dst), int(count)) for src, dst, count in data["moves"])
@@ -102,7 +103,7 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-class Frame:
+class Frame(Generic[P]):
     """One level of the undo stack: the step played, the position and move
     count it gave, and the level below.  Immutable and shared: pushing or
     popping a step costs the same however long the game is, and a stack
@@ -110,19 +111,19 @@ class Frame:
 
     __slots__ = ("below", "count", "depth", "legal", "position", "root", "step", "view")
 
-    def __init__(self, step: Step | None, position: Any, count: int, below: Frame | None) -> None:
+    def __init__(self, step: Step | None, position: P, count: int, below: Frame[P] | None) -> None:
         self.step = step
         self.position = position
         self.count = count
         self.below = below
         self.depth: int = 0 if below is None else below.depth + 1
-        self.root: Frame = self if below is None else below.root
+        self.root: Frame[P] = self if below is None else below.root
         # worked out from the position once, when first asked for (an undo
         # comes back to a frame that has them)
         self.legal: tuple[Move, ...] | None = None
-        self.view: dict[str, Any] | None = None
+        self.view: dict[str, object] | None = None
 
-    def at_depth(self, depth: int) -> Frame:
+    def at_depth(self, depth: int) -> Frame[P]:
         """The frame ``depth`` levels above the start (an ancestor of this one)."""
         frame = self
         while frame.depth > depth:
@@ -130,10 +131,10 @@ class Frame:
             frame = frame.below
         return frame
 
-    def frames(self) -> list[Frame]:
+    def frames(self) -> list[Frame[P]]:
         """The frames from the start's up to this one."""
-        found: list[Frame] = []
-        frame: Frame | None = self
+        found: list[Frame[P]] = []
+        frame: Frame[P] | None = self
         while frame is not None:
             found.append(frame)
             frame = frame.below
@@ -141,7 +142,7 @@ class Frame:
         return found
 
 
-def common_frame(a: Frame, b: Frame) -> Frame:
+def common_frame(a: Frame[P], b: Frame[P]) -> Frame[P]:
     """The highest frame two stacks share (steps are compared by identity:
     both stacks grew from one replay)."""
     a, b = a.at_depth(min(a.depth, b.depth)), b.at_depth(min(a.depth, b.depth))
@@ -175,8 +176,8 @@ class Session(Generic[P]):
         running_since: int | None = None,
         won_ms: int | None = None,
         won_moves: int | None = None,
-        last: dict[str, Any] | None = None,
-        replayed: Frame | None = None,
+        last: dict[str, object] | None = None,
+        replayed: Frame[P] | None = None,
     ) -> None:
         self.variant: Variant = get_variant(variant_id)
         self.rules: Rules[P] = rules_for(variant_id)
@@ -199,7 +200,7 @@ class Session(Generic[P]):
             self.start_text = start_text if replayed is not None else self.rules.to_text(self.start)
         self.daily = daily
         # the same steps replayed before: reuse the positions they gave
-        self.top: Frame = Frame(None, self.start, 0, None) if replayed is None else replayed
+        self.top: Frame[P] = Frame(None, self.start, 0, None) if replayed is None else replayed
         for step in steps:
             self._push(step)
         self.elapsed_ms = elapsed_ms
@@ -212,8 +213,7 @@ class Session(Generic[P]):
 
     @property
     def position(self) -> P:
-        position: P = self.top.position
-        return position
+        return self.top.position
 
     @property
     def moves_count(self) -> int:
@@ -426,7 +426,7 @@ class Session(Generic[P]):
         # stack in memory stays small, and an undo works it out again
         below.view = None
 
-    def _act(self, step: Step, last: dict[str, Any], now: int | None) -> None:
+    def _act(self, step: Step, last: dict[str, object], now: int | None) -> None:
         self._push(step)
         self.last = last
         self._touch_clock(now)
@@ -479,6 +479,6 @@ class Session(Generic[P]):
             pos = self.rules.play(pos, move)
         return True
 
-    def _move_last(self, kind: str, pos: P, move: Move) -> dict[str, Any]:
+    def _move_last(self, kind: str, pos: P, move: Move) -> dict[str, object]:
         """What the answer says of a move just played."""
         return {"type": kind, **move.to_json(), "flipped": self.rules.reveals(pos, move)}

@@ -10,10 +10,25 @@ old column, in one transaction.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TypedDict
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+
+
+class _StatsRow(TypedDict):
+    """A ``player_stats`` row being filled."""
+
+    player: str
+    variant: str
+    games: int
+    wins: int
+    best_time_ms: int | None
+    best_moves: int | None
+    streak: int
+    best_streak: int
+    latest: str
+    latest_won: bool
 
 
 def upgrade(engine: Engine, game_steps: sa.Table, player_stats: sa.Table) -> None:
@@ -30,7 +45,7 @@ def upgrade(engine: Engine, game_steps: sa.Table, player_stats: sa.Table) -> Non
                 "SELECT id, player, variant, deal, won_ms, won_moves, steps FROM games "
                 "ORDER BY created_ms, id"
             ).all()
-            latest: dict[tuple[str, str], dict[str, Any]] = {}
+            latest: dict[tuple[str, str], _StatsRow] = {}
             for game_id, player, variant, deal, won_ms, won_moves, steps in rows:
                 stack = json.loads(steps)["steps"]
                 if stack:
@@ -58,7 +73,7 @@ def upgrade(engine: Engine, game_steps: sa.Table, player_stats: sa.Table) -> Non
 
 
 def _count(
-    latest: dict[tuple[str, str], dict[str, Any]],
+    latest: dict[tuple[str, str], _StatsRow],
     player: str,
     variant: str,
     game_id: str,
@@ -89,6 +104,9 @@ def _count(
         row["wins"] += 1
         row["streak"] += 1
         row["best_streak"] = max(row["best_streak"], row["streak"])
-        for key, value in (("best_time_ms", won_ms), ("best_moves", won_moves)):
-            if value is not None and (row[key] is None or value < row[key]):
-                row[key] = value
+        best_ms = row["best_time_ms"]
+        if best_ms is None or won_ms < best_ms:
+            row["best_time_ms"] = won_ms
+        best_moves = row["best_moves"]
+        if won_moves is not None and (best_moves is None or won_moves < best_moves):
+            row["best_moves"] = won_moves

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from jielong.cards import Card
 from jielong.rules.compact import encode
 from jielong.rules.core import Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.rules.klondike import Klondike, KlondikePosition
+from jielong.rules.registry import Position
+
+P = TypeVar("P", bound=Position)
 
 
 def _c(card: Card | None, symbols: bool) -> str:
@@ -65,7 +68,7 @@ POSITION_FORMATS = ("position", "fcs", "pysol", "code")
 ``code``: the short word a link carries (:mod:`jielong.rules.compact`)."""
 
 
-def position_text(rules: Rules[Any], pos: Any, style: str = "position") -> str:
+def position_text(rules: Rules[P], pos: P, style: str = "position") -> str:
     """``pos`` in one of :data:`POSITION_FORMATS`; every one reads back."""
     if style not in POSITION_FORMATS:
         raise ValueError(f"not a position format: {style!r}")
@@ -75,14 +78,15 @@ def position_text(rules: Rules[Any], pos: Any, style: str = "position") -> str:
         if style == "fcs":
             raise ValueError("Freecell Solver's board text is for FreeCell positions")
         return rules.to_text(pos) if style == "position" else _klondike(rules).to_text(pos, style)
+    assert isinstance(pos, FreeCellPosition)
     return _freecell(rules).to_text(pos, "pysol" if style == "pysol" else "fcs")
 
 
-def _klondike(rules: Rules[Any]) -> Klondike:
+def _klondike(rules: object) -> Klondike:
     assert isinstance(rules, Klondike)
     return rules
 
 
-def _freecell(rules: Rules[Any]) -> FreeCell:
+def _freecell(rules: object) -> FreeCell:
     assert isinstance(rules, FreeCell)
     return rules

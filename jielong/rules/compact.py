@@ -14,7 +14,8 @@ word to the position text, so the code is checked as any text is.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import Protocol
 
 from jielong.cards import Card
 from jielong.rules.core import PositionParseError
@@ -23,7 +24,36 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _CODE = re.compile(r"^[fk]\.[A-Za-z0-9.]*$")
 
 
-def _letters(cards: Any) -> str:
+class _Table(Protocol):
+    """What both families' positions have (this module sits below them)."""
+
+    @property
+    def tableau(self) -> tuple[tuple[Card, ...], ...]: ...
+
+    @property
+    def foundations(self) -> tuple[Card | None, ...]: ...
+
+
+class _FreeCellTable(_Table, Protocol):
+    @property
+    def cells(self) -> tuple[Card | None, ...]: ...
+
+
+class _KlondikeTable(_Table, Protocol):
+    @property
+    def hidden(self) -> tuple[int, ...]: ...
+
+    @property
+    def stock(self) -> tuple[Card, ...]: ...
+
+    @property
+    def waste(self) -> tuple[Card, ...]: ...
+
+    @property
+    def recycles(self) -> int: ...
+
+
+def _letters(cards: Iterable[int]) -> str:
     return "".join(LETTERS[c] for c in cards)
 
 
@@ -31,7 +61,7 @@ def _slot(card: Card | None) -> str:
     return "0" if card is None else LETTERS[card]
 
 
-def encode(pos: Any) -> str:
+def encode(pos: _FreeCellTable | _KlondikeTable) -> str:
     """The code of a FreeCell or Klondike position."""
     founds = "".join(_slot(t) for t in pos.foundations)
     if hasattr(pos, "cells"):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from jielong.rules.freecell import FreeCell
-from jielong.rules.klondike import Klondike
-from jielong.rules.registry import rules_for
+from jielong.rules.freecell import FreeCell, FreeCellPosition
+from jielong.rules.klondike import Klondike, KlondikePosition
+from jielong.rules.registry import Position, rules_for
 from jielong.solve import fcsolve, freecell, klondike
 from jielong.solve.result import SolveResult
 
@@ -15,7 +15,7 @@ SolverName = Literal["own", "fcsolve"]
 
 def solve(
     variant_id: str,
-    position: Any,
+    position: Position,
     *,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
@@ -24,16 +24,18 @@ def solve(
     """Solve ``position`` of ``variant_id`` within the budget."""
     rules = rules_for(variant_id)
     if isinstance(rules, FreeCell):
+        assert isinstance(position, FreeCellPosition)
         if solver == "fcsolve":
             return fcsolve.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
         return freecell.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
-    assert isinstance(rules, Klondike)
+    assert isinstance(rules, Klondike) and isinstance(position, KlondikePosition)
     return klondike.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
-def thoughtful(position: Any) -> bool:
+def thoughtful(position: Position) -> bool:
     """Whether a verdict on ``position`` is "thoughtful": a Klondike position
     with cards face down (in the piles or the stock), which the solvers see
     and a player does not.  The verdict holds for the cards as they lie."""
-    hidden = getattr(position, "hidden", None)
-    return hidden is not None and (any(hidden) or bool(position.stock))
+    if not isinstance(position, KlondikePosition):
+        return False
+    return any(position.hidden) or bool(position.stock)

@@ -17,9 +17,11 @@ from __future__ import annotations
 import atexit
 import time
 from functools import cache
-from typing import Any
+from typing import Protocol
 
-from jielong.rules.core import Move, Rules, cell, foundation, foundation_heights, tableau
+from typing_extensions import Buffer
+
+from jielong.rules.core import Move, cell, foundation, foundation_heights, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.freecell import foundation_slot, replay_check, run_moves
 from jielong.solve.result import SolverError, SolveResult, Status
@@ -42,26 +44,51 @@ def available() -> bool:
     return True
 
 
-_SOLVERS: dict[str, Any] = {}
+class _Ffi(Protocol):
+    def buffer(self, cdata: object, size: int, /) -> Buffer: ...
+
+
+class _Binding(Protocol):
+    """What this module uses of the ``freecell_solver`` binding's solver
+    (the library has no type hints)."""
+
+    ffi: _Ffi
+
+    def input_cmd_line(self, args: list[str], /) -> object: ...
+
+    def recycle(self) -> None: ...
+
+    def limit_iterations(self, limit: int, /) -> None: ...
+
+    def solve_board(self, text: str, /) -> int: ...
+
+    def resume_solution(self) -> int: ...
+
+    def get_next_move(self) -> object | None: ...
+
+    def get_num_times(self) -> int: ...
+
+
+_SOLVERS: dict[str, _Binding] = {}
 # Free the kept solvers while the binding still works: left to the interpreter's
 # shutdown, their finalizers may run after cffi's own state is gone.
 atexit.register(_SOLVERS.clear)
 
 
-def _solver(preset: str) -> Any:
+def _solver(preset: str) -> _Binding:
     fcs = _SOLVERS.get(preset)
-    if fcs is None:
-        try:
-            from freecell_solver import FreecellSolver
-
-            fcs = FreecellSolver()
-        except (ImportError, OSError) as e:
-            raise FcsolveUnavailable(str(e)) from None
-        fcs.input_cmd_line(["-l", preset])
-        _SOLVERS[preset] = fcs
-    else:
+    if fcs is not None:
         fcs.recycle()
-    return fcs
+        return fcs
+    try:
+        from freecell_solver import FreecellSolver
+
+        made: _Binding = FreecellSolver()
+    except (ImportError, OSError) as e:
+        raise FcsolveUnavailable(str(e)) from None
+    made.input_cmd_line(["-l", preset])
+    _SOLVERS[preset] = made
+    return made
 
 
 def board_text(pos: FreeCellPosition) -> str:
@@ -135,8 +162,8 @@ def _run(
 
 
 def solve(
-    rules: Rules[Any],
-    position: Any,
+    rules: object,
+    position: object,
     *,
     max_nodes: int | None = None,
     max_seconds: float | None = None,

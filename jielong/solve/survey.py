@@ -24,9 +24,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from typing import Any
 
 from jielong.optional import require
+from jielong.rules.freecell import FreeCellPosition
 from jielong.rules.registry import rules_for
 from jielong.rules.variants import get_variant
 from jielong.solve import api, fcsolve
@@ -58,7 +58,9 @@ class SurveySummary:
     unknown: list[int] = field(default_factory=list)
 
 
-def _prove(variant_id: str, position: Any, budget: Budget) -> tuple[str, int, int, str]:
+def _prove(
+    variant_id: str, position: FreeCellPosition, budget: Budget
+) -> tuple[str, int, int, str]:
     """An exhaustive verdict: Freecell Solver's ``cn`` where installed, else the
     own depth-first proof.  (status, solution length or 0, nodes, prover)."""
     if fcsolve.available():
@@ -154,7 +156,7 @@ def _batches(numbers: list[int], size: int) -> Iterator[list[int]]:
 def _executor(workers: int | None, dask_address: str | None) -> Iterator[Executor]:
     if dask_address:
         require("survey")
-        distributed: Any = import_module("distributed")  # untyped library
+        distributed = import_module("distributed")  # untyped library
         client = distributed.Client(dask_address)
         try:
             yield client.get_executor()
@@ -197,7 +199,7 @@ def survey(
         per = 400 if solver == "fcsolve" else 10
         batch_size = max(1, min(per, len(todo) // (n_workers * 4) or 1))
     began = time.monotonic()
-    tqdm: Any = import_module("tqdm")  # untyped library
+    tqdm = import_module("tqdm")  # untyped library
     bar = tqdm.tqdm(
         total=len(todo), unit="deal", disable=not progress, file=sys.stderr, smoothing=0.1
     )

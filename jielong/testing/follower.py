@@ -13,14 +13,14 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from jielong.catalogue import is_unsolvable
+from jielong.rules.registry import Position
 from jielong.session import Session
 from jielong.solve.hints import circle_key, compute_hint
 from jielong.solve.result import Hint
 
-HintFn = Callable[[Session, tuple[Any, Hint] | None], Hint]
+HintFn = Callable[[Session, tuple[Position, Hint] | None], Hint]
 
 
 @dataclass
@@ -45,7 +45,7 @@ def local_hint(deadline_seconds: float, clock: Callable[[], float] = time.perf_c
     (with ``time.process_time`` as ``clock``, the Klondike hint's deadline
     counts this process's CPU time: the same answers on a busy machine)."""
 
-    def ask(session: Session, previous: tuple[Any, Hint] | None) -> Hint:
+    def ask(session: Session, previous: tuple[Position, Hint] | None) -> Hint:
         deal = session.deal
         return compute_hint(
             session.variant.id,
@@ -74,8 +74,8 @@ def follow(
     session = Session(variant, deal=deal)
     family = session.variant.family
     game = Game(variant, deal)
-    counts: Counter[Any] = Counter([circle_key(family, session.position)])
-    previous: tuple[Any, Hint] | None = None
+    counts: Counter[object] = Counter([circle_key(family, session.position)])
+    previous: tuple[Position, Hint] | None = None
     for _ in range(max_hints):
         if session.is_won():
             game.won, game.end = True, "won"

@@ -24,13 +24,15 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple
 
+from jielong.rules.registry import Position
 from jielong.solve.hints import compute_hint
 from jielong.solve.result import Hint
 from jielong.web.lifeline import die_with_parent
 
 T = TypeVar("T")
+Args = TypeVarTuple("Args")
 
 # Time past the solver's own deadline before the server gives up on a worker.
 GRACE_SECONDS = 3.0
@@ -66,10 +68,10 @@ class HintUnavailable(Exception):
 
 def compute(
     variant_id: str,
-    position: Any,
+    position: Position,
     deadline_seconds: float,
-    seen: tuple[Any, ...] = (),
-    previous: tuple[Any, Hint] | None = None,
+    seen: tuple[Position, ...] = (),
+    previous: tuple[Position, Hint] | None = None,
     known_lost: bool = False,
 ) -> Hint:
     """Run in a worker: the hint."""
@@ -83,7 +85,7 @@ def compute(
     )
 
 
-def hint_json(hint: Hint) -> dict[str, Any]:
+def hint_json(hint: Hint) -> dict[str, object]:
     """The hint as JSON-ready data."""
     return {
         "kind": hint.kind,
@@ -159,7 +161,7 @@ class HintPool:
         self._lock = threading.Lock()
         self._submitted = 0
         self._jobs: dict[str, _Job] = {}
-        self._last: OrderedDict[str, tuple[Any, Hint]] = OrderedDict()
+        self._last: OrderedDict[str, tuple[Position, Hint]] = OrderedDict()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -209,7 +211,7 @@ class HintPool:
         if job is not None:
             job.cancelled.set()
 
-    def _finished(self, _future: Future[Any]) -> None:
+    def _finished(self, _future: object) -> None:
         with self._lock:
             self._submitted -= 1
 
@@ -218,13 +220,13 @@ class HintPool:
         game_id: str,
         version: int,
         variant_id: str,
-        position: Any,
+        position: Position,
         is_stale: Callable[[], Awaitable[bool]] | None = None,
         *,
-        seen: tuple[Any, ...] = (),
+        seen: tuple[Position, ...] = (),
         known_lost: bool = False,
         gave_up: Callable[[], Awaitable[bool]] | None = None,
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """The hint for ``game_id`` at ``version`` as JSON-ready data
         (``seen``: the positions the game has been in; ``known_lost``: it
         started from a deal proven unsolvable); raises :class:`HintBusy`,
@@ -253,7 +255,7 @@ class HintPool:
             self._last.popitem(last=False)
         return hint_json(hint)
 
-    async def run(self, fn: Callable[..., T], *args: Any, seconds: float) -> T:
+    async def run(self, fn: Callable[[*Args], T], *args: *Args, seconds: float) -> T:
         """``fn(*args)`` in a worker, under the same bound as hints (a
         position's analysis): raises :class:`HintBusy` when the pool is full
         and :class:`HintUnavailable` when the worker fails or is late."""
@@ -281,8 +283,8 @@ class HintPool:
         game_id: str,
         version: int,
         variant_id: str,
-        position: Any,
-        args: tuple[tuple[Any, ...], tuple[Any, Hint] | None, bool],
+        position: Position,
+        args: tuple[tuple[Position, ...], tuple[Position, Hint] | None, bool],
     ) -> _Job:
         with self._lock:
             if self._submitted >= self.capacity:
@@ -328,15 +330,14 @@ class HintPool:
     ) -> Hint:
         loop = asyncio.get_running_loop()
         give_up = job.give_up
-        cancelled: asyncio.Future[Any] = asyncio.ensure_future(job.cancelled.wait())
+        cancelled = asyncio.ensure_future(job.cancelled.wait())
         try:
             while True:
                 left = give_up - loop.time()
                 if left <= 0:
                     raise HintUnavailable()
-                waiting: set[asyncio.Future[Any]] = {job.result, cancelled}
                 done, _ = await asyncio.wait(
-                    waiting,
+                    (job.result, cancelled),
                     timeout=min(POLL_SECONDS, left),
                     return_when=asyncio.FIRST_COMPLETED,
                 )
