@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jielong.cards import Card
 from jielong.catalogue import is_unsolvable
 from jielong.rules.registry import rules_for
 from jielong.session import Session
@@ -130,3 +131,50 @@ def test_sampled_deals_agree_with_what_the_player_sees() -> None:
         code = sample.move_code(pos, move)
         after = sample.play_code(true, code, rules.draw)
         assert after[:4] == from_position(rules.play(pos, move))[:4] or code == sample.STOCK_CLICK
+
+
+def _fc(columns: list[str], foundations: str) -> Any:
+    from jielong.cards import parse_cards
+    from jielong.rules.freecell import FreeCellPosition
+
+    tops = tuple(Card.parse(c) if c != "-" else None for c in foundations.split())
+    cols = tuple(parse_cards(c) for c in columns) + ((),) * (8 - len(columns))
+    return FreeCellPosition(cols, (None,) * 4, tops)
+
+
+def test_a_heuristic_move_keeps_a_winnable_game_winnable() -> None:
+    rules = rules_for("freecell")
+    pos = _fc(["KS QH", "2C 9D", "5H", "5D"], "4H 3C - 4S")
+    move = rules.legal_moves(pos)
+    by = {str(m): m for m in move}
+    # the queen can go back on her king; the nine cannot go back on the two
+    assert hints.keeps_the_game(rules, pos, by["tableau:0>cell:0"])
+    assert not hints.keeps_the_game(rules, pos, by["tableau:1>cell:0"])
+    # the five of hearts home: the black fours may still want it (3C is home, 4C not)
+    assert not hints.keeps_the_game(rules, pos, by["tableau:2>foundation:0"])
+    safe = _fc(["KS QH", "2C 9D", "5H", "5D"], "4H 4C - 4S")
+    assert hints.keeps_the_game(
+        rules, safe, next(m for m in rules.legal_moves(safe) if str(m) == "tableau:2>foundation:0")
+    )
+    # a move into the free cell that cannot be taken back is the last choice
+    heuristic = hints.heuristic_move(rules, pos)
+    assert heuristic.move is not None and hints.keeps_the_game(rules, pos, heuristic.move)
+
+
+@pytest.mark.parametrize("variant", ["freecell", "klondike-3"])
+def test_no_hint_leads_to_a_position_seen_twice(variant: str) -> None:
+    session = Session(variant, deal=12)
+    rules = session.rules
+    pos = session.position
+    legal = rules.legal_moves(pos)
+    afters = [rules.play(pos, m) for m in legal]
+    # every move but the last leads where the game has been twice
+    seen = (pos, *afters[:-1], *afters[:-1])
+    hint = hints.compute_hint(variant, pos, deadline_seconds=0.5, seen=seen)
+    assert hint.move is not None
+    assert hints.circle_key(session.variant.family, rules.play(pos, hint.move)) == hints.circle_key(
+        session.variant.family, afters[-1]
+    )
+    # every move does: nothing new to try, and the hint says so
+    hint = hints.compute_hint(variant, pos, deadline_seconds=0.5, seen=(pos, *afters, *afters))
+    assert hint == Hint("exhausted")

@@ -22,9 +22,11 @@ a process-pool worker and drop the answer when the player moves first.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from jielong.cards import Card
 from jielong.rules.core import Move, Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
 from jielong.rules.klondike import Klondike
@@ -93,25 +95,60 @@ def _from_result(rules: FreeCell, position: FreeCellPosition, result: SolveResul
     return None
 
 
+def keeps_the_game(rules: FreeCell, position: FreeCellPosition, move: Move) -> bool:
+    """Whether ``move`` cannot turn a winnable position into a lost one: it
+    can be taken back at once, or it sends home a card no other card needs
+    to be laid on (both of the other colour's foundations at least as high)."""
+    after = rules.play(position, move)
+    if move.dst.kind == "foundation":
+        card = rules.moving_card(position, move)
+        rank = Card(card).rank
+        if rank <= 2:
+            return True
+        red = Card(card).is_red
+        heights = [0 if top is None else Card(top).rank for top in after.foundations]
+        other = [
+            h
+            for top, h in zip(after.foundations, heights, strict=True)
+            if top is not None and Card(top).is_red != red
+        ]
+        return len(other) == 2 and min(other) >= rank - 1
+    back = rules.explain(after, Move(move.dst, move.src, move.count))
+    return back is None and rules.play(after, Move(move.dst, move.src, move.count)) == position
+
+
 def heuristic_move(
-    rules: FreeCell, position: FreeCellPosition, seen: frozenset[Any] = frozenset()
+    rules: FreeCell,
+    position: FreeCellPosition,
+    seen: frozenset[Any] = frozenset(),
+    never: frozenset[Any] = frozenset(),
 ) -> Hint:
     """The legal move whose result the search's heuristic likes best, among
-    those that do not bring back a position in ``seen`` when there are any."""
+    those that bring back no position in ``seen`` and keep a winnable game
+    winnable (:func:`keeps_the_game`) when there are any; never one that
+    leads to a position in ``never``."""
     legal = rules.legal_moves(position)
     if not legal:
         return Hint("none")
     best = None
-    best_score = (False, 0)
+    best_score = (False, False, 0)
     for move in legal:
         if move.src.kind == "cell" and move.dst.kind == "cell":
             continue
         after = rules.play(position, move)
+        if after in never:
+            continue
         cols, cells, found = own.initial_state(after)
-        score = (after in seen, own.estimate(cols, cells, found))
+        score = (
+            after in seen,
+            not keeps_the_game(rules, position, move),
+            own.estimate(cols, cells, found),
+        )
         if best is None or score < best_score:
             best, best_score = move, score
-    return Hint("heuristic", best or legal[0], (), "heuristic")
+    if best is None:
+        return Hint("exhausted")
+    return Hint("heuristic", best, (), "heuristic")
 
 
 def _after(rules: FreeCell, position: FreeCellPosition, hint: Hint) -> FreeCellPosition:
@@ -205,10 +242,11 @@ def freecell_hint(
     *,
     use_fcsolve: bool = True,
     seen: frozenset[Any] = frozenset(),
+    never: frozenset[Any] = frozenset(),
 ) -> Hint:
     """A fresh hint (no line to go on with): a solver's line whose first
     move does not bring back a position in ``seen``, a proof, or a
-    heuristic move."""
+    heuristic move (never one to a position in ``never``)."""
     deadline = time.monotonic() + deadline_seconds
     if not rules.legal_moves(position):
         return Hint("none")
@@ -217,7 +255,7 @@ def freecell_hint(
         hint = _avoiding_seen(rules, position, deadline, seen)
     if hint is not None:
         return hint
-    return heuristic_move(rules, position, seen)
+    return heuristic_move(rules, position, seen, never)
 
 
 def full_line(family: str, hint: Hint) -> tuple[Move, ...]:
@@ -289,9 +327,13 @@ def compute_hint(
         hint = continue_line(variant.family, rules, previous, position)
         if hint is not None:
             return hint
-    keys = frozenset(circle_key(variant.family, p) for p in seen)
+    counts = Counter(circle_key(variant.family, p) for p in seen)
+    keys = frozenset(counts)
+    twice = frozenset(k for k, n in counts.items() if n >= 2)
     if variant.family == "freecell":
         assert isinstance(rules, FreeCell)
-        return freecell_hint(rules, position, deadline_seconds, seen=keys)
+        return freecell_hint(rules, position, deadline_seconds, seen=keys, never=twice)
     assert isinstance(rules, Klondike)
-    return klondike.hint(rules, position, max_seconds=deadline_seconds, avoid=keys, clock=clock)
+    return klondike.hint(
+        rules, position, max_seconds=deadline_seconds, avoid=keys, never=twice, clock=clock
+    )

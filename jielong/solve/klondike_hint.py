@@ -108,20 +108,26 @@ def hint(
     *,
     max_seconds: float,
     avoid: frozenset[KlondikePosition] = frozenset(),
+    never: frozenset[KlondikePosition] = frozenset(),
     clock: Callable[[], float] = time.perf_counter,
 ) -> Hint:
     """A hint that uses only what the player can know (see the module notes);
     its move leads to no position of ``avoid`` (:func:`circle_key`\\ s of the
-    positions the game has been in) unless every move does.  ``clock``
+    positions the game has been in) unless every move does, and none of
+    ``never`` (those it has been in twice) at all.  ``clock``
     measures ``max_seconds``: wall time, or ``time.process_time`` for
     answers that a busy machine does not change."""
     start = clock()
     legal = rules.legal_moves(position)
     if not legal or rules.is_won(position):
         return Hint("none")
+    every = legal
+    legal = [m for m in every if circle_key(rules.play(position, m)) not in never]
+    if not legal:
+        return Hint("exhausted")
     if position.all_revealed() and position.stock_all_seen():
         res = solve(rules, position, max_seconds=max_seconds * SOLVE_SHARE, clock=clock)
-        if res.status == "solved" and res.moves:
+        if res.status == "solved" and res.moves and res.moves[0] in legal:
             return Hint("solver", res.moves[0], res.moves, source="own", win_chance=1.0)
         if res.status == "unsolvable":
             return Hint("unsolvable", source="own", win_chance=0.0)
@@ -146,7 +152,7 @@ def hint(
         return Hint("no_progress", source="own", win_chance=0.0)
     if line:
         moves, _ = replay_actions(rules, position, st, line)
-        if not moves or moves[0] not in legal:
+        if not moves or moves[0] not in every:
             raise SolverBug("hint line does not start with a legal move")
         if moves[0] in candidates:
             return Hint(

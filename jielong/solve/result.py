@@ -8,7 +8,9 @@ from typing import Literal
 from jielong.rules.core import Move
 
 Status = Literal["solved", "unsolvable", "unknown"]
-HintKind = Literal["solver", "likely", "heuristic", "unsolvable", "no_progress", "none"]
+HintKind = Literal[
+    "solver", "likely", "heuristic", "unsolvable", "no_progress", "exhausted", "none"
+]
 
 
 class SolverBug(RuntimeError):
@@ -46,8 +48,10 @@ class Hint:
     deals of the unseen cards dealt at random (Klondike); ``heuristic``: a
     plausible move when no search answered in time; ``unsolvable``: proven
     that the game cannot be won from here; ``no_progress``: proven that no
-    sequence of moves makes progress (Klondike); ``none``: no legal move at
-    all.
+    sequence of moves makes progress (Klondike); ``exhausted``: every legal
+    move leads back to a position the game has already been in twice (no
+    proof that the game is lost, but following hints further could only go
+    round in a circle); ``none``: no legal move at all.
 
     ``win_chance``: the chance to win from the position, ``None`` when
     unknown; exactly 1.0 or 0.0 only with a line to a win through known

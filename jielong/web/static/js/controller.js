@@ -338,7 +338,7 @@ async function hintNow() {
   if (ctl.signal.aborted || !res || table.confirmed.version !== version || !settled()) return schedule();
   if (res.status === 200) {
     const answer = res.body;
-    if (answer.kind === "none" || (!answer.move && !["no_progress", "unsolvable"].includes(answer.kind))) {
+    if (answer.kind === "none" || (!answer.move && !["no_progress", "unsolvable", "exhausted"].includes(answer.kind))) {
       toast(t("hint.none"));
     } else {
       view.hint = { ...answer, version };

@@ -68,7 +68,7 @@ async function fetchLine(game) {
   }
   const h = res.body;
   if (!h.move) {
-    toast(t(h.kind === "unsolvable" ? "hint.unsolvable" : h.kind === "no_progress" ? "hint.noProgress" : "hint.none"));
+    toast(t(h.kind === "unsolvable" ? "hint.unsolvable" : h.kind === "no_progress" ? "hint.noProgress" : h.kind === "exhausted" ? "hint.exhausted" : "hint.none"));
     return null;
   }
   const known = h.kind === "solver" && (variant.family === "freecell" || h.win_chance === 1);

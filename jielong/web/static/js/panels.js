@@ -104,6 +104,7 @@ export function hintbarHTML(game, view) {
   const list = ["undo", "hint", "restart", "new", "dismiss"];
   if (h.kind === "no_progress") return `<div class="bar warn"><span>${t("hint.noProgress")}</span>${exits(list, game)}</div>`;
   if (h.kind === "unsolvable") return `<div class="bar warn"><span>${t("hint.unsolvable")}</span>${exits(list, game)}</div>`;
+  if (h.kind === "exhausted") return `<div class="bar warn"><span>${t("hint.exhausted")}</span>${exits(list, game)}</div>`;
   const draws = stockRun(h);
   if (h.move && draws > 1) {
     // a run of clicks on the stock is one hint: where it leads, and how many
