@@ -48,17 +48,17 @@ from jielong.solve.freecell_line import (
     steps_to_moves,
 )
 from jielong.solve.freecell_search import Proof, Search, prove, search, solve
-from jielong.solve.freecell_state import State, Step, estimate, estimate_deep, initial_state
+from jielong.solve.freecell_state import Columns, State, Step, estimate, initial_state
 from jielong.solve.result import SolverError
 
 __all__ = [
+    "Columns",
     "Proof",
     "Search",
     "SolverError",
     "State",
     "Step",
     "estimate",
-    "estimate_deep",
     "foundation_slot",
     "initial_state",
     "prove",

@@ -12,17 +12,28 @@ from jielong.rules.core import Move, Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.freecell_line import remove_loops, replay_check, steps_to_moves
 from jielong.solve.freecell_state import (
-    State,
+    Child,
+    Columns,
+    Key,
+    Link,
     Step,
-    auto_home,
-    children,
-    estimate,
-    estimate_deep,
-    initial_state,
-    settle,
-    state_key,
+    apply_step,
+    cells_mask,
+    estimate_ids,
+    expand,
+    key_of,
+    pack_found,
+    root_of,
 )
 from jielong.solve.result import SolverError, SolveResult
+
+_WON = 13 | 13 << 4 | 13 << 8 | 13 << 12
+"""Packed foundations of a won state."""
+_OFFSET = 64
+"""Added to doubled priorities, which may be a little below zero."""
+_TIES = (1 << 32) - 1
+"""Each heap entry is an int: its priority above 32 bits, its place in the
+tie order below (the state's number, or its complement for newest first)."""
 
 
 class Search:
@@ -30,9 +41,11 @@ class Search:
     portfolio of searches can take turns without losing work.
 
     ``weight`` scales the moves made so far in the priority (weighted A*):
-    higher gives shorter lines, lower finds them faster.  ``lifo`` breaks ties
-    towards the newest state (deeper first) instead of the oldest.
-    ``macros=False`` restricts the search to single-card moves.
+    higher gives shorter lines, lower finds them faster; a multiple of 0.5
+    (the priorities are counted in halves).  ``lifo`` breaks ties towards the
+    newest state (deeper first) instead of the oldest.  ``macros=False``
+    restricts the search to single-card moves.  Searches of one position may
+    share a :class:`Columns` table.
     """
 
     def __init__(
@@ -43,24 +56,30 @@ class Search:
         weight: float = 0.5,
         lifo: bool = False,
         deep: bool = False,
+        table: Columns | None = None,
     ) -> None:
+        if weight * 2 != int(weight * 2) or weight < 0:
+            raise ValueError("the weight is a multiple of 0.5")
+        self.table = Columns() if table is None else table
         self.macros = macros
-        self.estimate = estimate_deep if deep else estimate
-        self.weight = weight
-        self.tie = -1 if lifo else 1
+        self.deep = deep
+        self.weight2 = int(weight * 2)
+        self.lifo = lifo
         self.nodes = 0
         self.status = "unknown"
         self.steps: list[Step] = []
-        cols0, cells0, found0 = initial_state(pos)
-        lc, lcells, lf = list(cols0), list(cells0), list(found0)
         self.steps0: list[Step] = []
-        auto_home(lc, lcells, lf, self.steps0)
-        root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
-        root_key = state_key(root[0], root[1])
-        self.parent: dict[bytes, tuple[bytes, tuple[Step, ...]] | None] = {root_key: None}
+        ids, cells, found = root_of(self.table, pos, self.steps0)
+        self.root = (ids, cells, found)
+        mask = cells_mask(cells)
+        root_key = key_of(ids, mask)
+        self.parent: dict[Key, Link] = {root_key: None}
         self.counter = 0
-        self.heap: list[tuple[float, int, bytes, State, int]] = [(0.0, 0, root_key, root, 0)]
-        if sum(root[2]) == 52:
+        self.store: list[tuple[Key, tuple[int, ...], int, int, int] | None] = [
+            (root_key, tuple(ids), mask, pack_found(found), 0)
+        ]
+        self.heap: list[int] = [_OFFSET << 32 | (_TIES if lifo else 0)]
+        if sum(found) == 52:
             self.status, self.steps, self.heap = "solved", self.steps0, []
 
     def run(self, max_nodes: int | None = None, deadline: float | None = None) -> str:
@@ -68,49 +87,52 @@ class Search:
         monotonic clock): the status, ``unknown`` while the search may go on."""
         if self.status != "unknown":
             return self.status
-        heap, parent, weight, tie = self.heap, self.parent, self.weight, self.tie
-        macros, est = self.macros, self.estimate
-        stop = None if max_nodes is None else self.nodes + max_nodes
+        heap, parent, store, table = self.heap, self.parent, self.store, self.table
+        macros, deep, w2, lifo = self.macros, self.deep, self.weight2, self.lifo
+        stop = -1 if max_nodes is None else self.nodes + max_nodes
         while heap:
-            if stop is not None and self.nodes >= stop:
+            if stop >= 0 and self.nodes >= stop:
                 return "unknown"
             if deadline is not None and self.nodes & 255 == 0 and time.monotonic() > deadline:
                 return "unknown"
-            _, _, key, state, g = heapq.heappop(heap)
+            ties = heapq.heappop(heap) & _TIES
+            entry = store[_TIES - ties if lifo else ties]
+            assert entry is not None
+            store[_TIES - ties if lifo else ties] = None
+            key, ids, mask, code, g = entry
             self.nodes += 1
-            cols, cells, found = state
-            for nc, ncells, nf, step, src in children(cols, cells, found, macros):
-                steps = [step]
-                settle(nc, ncells, nf, step, src, steps)
-                ncells.sort()
-                ck = state_key(nc, ncells)
-                if ck in parent:
-                    continue
-                parent[ck] = (key, tuple(steps))
-                if nf[0] + nf[1] + nf[2] + nf[3] == 52:
-                    line: list[Step] = []
-                    k: bytes | None = ck
-                    while k is not None:
-                        link = parent[k]
-                        if link is None:
-                            break
-                        line[:0] = link[1]
-                        k = link[0]
-                    self.status, self.steps = "solved", self.steps0 + line
+            for ck, nids, nmask, ncode in expand(table, ids, mask, code, macros, parent, key, True):
+                if ncode == _WON:
+                    self.status, self.steps = "solved", self._line(ck)
                     self.release()
                     return self.status
                 self.counter += 1
-                h = est(nc, ncells, nf)
-                child: State = (tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3]))
-                heapq.heappush(heap, (h + weight * (g + 1), tie * self.counter, ck, child, g + 1))
+                h = estimate_ids(table, nids, nmask.bit_count(), ncode, deep)
+                prio = 2 * h + w2 * (g + 1) + _OFFSET
+                heapq.heappush(heap, prio << 32 | (_TIES - self.counter if lifo else self.counter))
+                store.append((ck, nids, nmask, ncode, g + 1))
         self.status = "unsolvable"
         self.release()
         return self.status
+
+    def _line(self, key: Key) -> list[Step]:
+        """The steps from the root to the state ``key``, automatic moves included."""
+        made: list[Step] = []
+        link = self.parent[key]
+        while link is not None:
+            made.append(link[1])
+            link = self.parent[link[0]]
+        ids, cells, found = (list(x) for x in self.root)
+        line = list(self.steps0)
+        for step in reversed(made):
+            line += apply_step(self.table, ids, cells, found, step)
+        return line
 
     def release(self) -> None:
         """Drop the search's tables (once it has ended or is abandoned)."""
         self.heap = []
         self.parent = {}
+        self.store = []
 
 
 def search(
@@ -137,50 +159,44 @@ class Proof:
     It keeps only the set of keys seen, not the paths, to bound memory, and
     costs less per state than a best-first search (no heap, no estimate)."""
 
-    def __init__(self, pos: FreeCellPosition) -> None:
-        cols0, cells0, found0 = initial_state(pos)
-        lc, lcells, lf = list(cols0), list(cells0), list(found0)
-        auto_home(lc, lcells, lf, [])
-        root: State = (tuple(lc), tuple(sorted(lcells)), (lf[0], lf[1], lf[2], lf[3]))
+    def __init__(self, pos: FreeCellPosition, *, table: Columns | None = None) -> None:
+        self.table = Columns() if table is None else table
+        ids, cells, found = root_of(self.table, pos, None)
+        mask = cells_mask(cells)
+        key = key_of(ids, mask)
         self.nodes = 0
         self.status = "unknown"
-        self.seen = {state_key(root[0], root[1])}
-        self.stack = [root]
-        if sum(root[2]) == 52:
+        self.seen: dict[Key, Link] = {key: None}
+        self.stack: list[Child] = [(key, tuple(ids), mask, pack_found(found))]
+        if sum(found) == 52:
             self.status = "solvable"
             self.release()
 
     def run(self, max_nodes: int | None = None, deadline: float | None = None) -> str:
         if self.status != "unknown":
             return self.status
-        stack, seen = self.stack, self.seen
-        stop = None if max_nodes is None else self.nodes + max_nodes
+        stack, seen, table = self.stack, self.seen, self.table
+        stop = -1 if max_nodes is None else self.nodes + max_nodes
         while stack:
-            if stop is not None and self.nodes >= stop:
+            if stop >= 0 and self.nodes >= stop:
                 return "unknown"
             if deadline is not None and self.nodes & 1023 == 0 and time.monotonic() > deadline:
                 return "unknown"
-            cols, cells, found = stack.pop()
+            key, ids, mask, code = stack.pop()
             self.nodes += 1
-            for nc, ncells, nf, step, src in children(cols, cells, found, False):
-                settle(nc, ncells, nf, step, src, [])
-                ncells.sort()
-                ck = state_key(nc, ncells)
-                if ck in seen:
-                    continue
-                if nf[0] + nf[1] + nf[2] + nf[3] == 52:
+            for child in expand(table, ids, mask, code, False, seen, key, False):
+                if child[3] == _WON:
                     self.status = "solvable"
                     self.release()
                     return self.status
-                seen.add(ck)
-                stack.append((tuple(nc), tuple(ncells), (nf[0], nf[1], nf[2], nf[3])))
+                stack.append(child)
         self.status = "unsolvable"
         self.release()
         return self.status
 
     def release(self) -> None:
         self.stack = []
-        self.seen = set()
+        self.seen = {}
 
 
 def prove(
@@ -222,10 +238,13 @@ about half as much, so it gets about as much time as each of them."""
 def _portfolio(
     position: FreeCellPosition, max_nodes: int | None, deadline: float | None
 ) -> tuple[str, list[Step], int]:
-    searches = [Search(position, weight=w, lifo=lifo, deep=d) for w, lifo, d in PORTFOLIO]
+    table = Columns()  # the searches meet the same columns
+    searches = [
+        Search(position, weight=w, lifo=lifo, deep=d, table=table) for w, lifo, d in PORTFOLIO
+    ]
     # The exhaustive search takes turns too: on an impossible deal it ends
     # long before every best-first search has exhausted the space on its own.
-    proof: Proof | None = Proof(position)
+    proof: Proof | None = Proof(position, table=table)
     nodes = 0
     turn = float(TURN)
     first = True

@@ -1,112 +1,50 @@
 """The own FreeCell solver's state: columns, free cells and foundations in a
 compact form, the safe automatic moves, the state key, the estimates and the
-successors of a state (see :mod:`jielong.solve.freecell` for the whole)."""
+successors of a state (see :mod:`jielong.solve.freecell` for the whole).
+
+Columns are numbered by a :class:`Columns` table as they first appear: the
+number of a column with one card more is found from the shorter one's and
+the card, of one card less from a list, so a successor's columns are known
+without building them.  A state is the tuple of its eight column numbers in
+place order, its free cells as a 52-bit mask (bit ``c`` for card ``c``) and
+its foundations packed four bits a suit.  Its key, (cells, column numbers
+sorted), ignores the order of columns and cells and is exact: equal keys are
+equal positions (the foundations follow from the cards left), so a child
+already seen is dropped on its key alone, before anything else is made.
+"""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from jielong.rules.core import FITS_ON, foundation_heights
 from jielong.rules.freecell import FreeCellPosition
 
 _OPPOSITE = ((1, 2), (0, 3), (0, 3), (1, 2))
-_SEP = b"\xff"
 
 # A step of a found line, independent of pile indices: (card, kind, target, count)
 # with kind "f" foundation, "c" free cell, "e" empty column, "t" onto ``target``.
 Step = tuple[int, str, int, int]
 State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, int, int, int]]
+"""A position as columns of bytes, sorted free cells and foundation heights."""
+Key = tuple[int, ...]
+"""A state's key: its cells' mask, then its column numbers sorted."""
+Child = tuple[Key, tuple[int, ...], int, int]
+"""A new successor: key, column numbers in place order, cells' mask, foundations."""
+Link = tuple[Key, Step] | None
+"""How a search reached a state: the parent's key and the step made (no
+automatic moves: they follow from the state), or ``None`` at the root."""
+
+_FITS = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
+"""``_FITS[card * 52 + target]``: the card may lie on the target in a column."""
 
 
-def _run_length(col: bytes) -> int:
-    """The ordered run at the column's end (a column recurs in many states:
-    read from :func:`_column`'s memory)."""
-    return _column(col)[2]
-
-
-def _safe_home(card: int, found: Sequence[int]) -> bool:
-    r = card >> 2  # cards of its suit already home when it may go up
-    if found[card & 3] != r:
-        return False
-    if r <= 1:
-        return True
-    a, b = _OPPOSITE[card & 3]
-    return found[a] >= r and found[b] >= r
-
-
-def auto_home(cols: list[bytes], cells: list[int], found: list[int], steps: list[Step]) -> None:
-    """Send every safe card home, in place."""
-    changed = True
-    while changed:
-        changed = False
-        for i, col in enumerate(cols):
-            while col and _safe_home(col[-1], found):
-                c = col[-1]
-                found[c & 3] += 1
-                steps.append((c, "f", 0, 1))
-                col = col[:-1]
-                changed = True
-            cols[i] = col
-        for c in list(cells):
-            if _safe_home(c, found):
-                found[c & 3] += 1
-                cells.remove(c)
-                steps.append((c, "f", 0, 1))
-                changed = True
-
-
-def state_key(cols: Sequence[bytes], cells: Sequence[int]) -> bytes:
-    return _SEP.join(sorted(cols)) + b"\xfe" + bytes(cells)
-
-
-def _tally(cols: Sequence[bytes], found: Sequence[int], runs: bool) -> tuple[int, int, int]:
-    """What both estimates sum over the columns: cards lying above a lower
-    card, the next card of each suit read from one of :func:`_column`'s
-    tables (the runs lying on it, or else the cards), and empty columns."""
-    n0, n1, n2, n3 = found[0] * 4, found[1] * 4 + 1, found[2] * 4 + 2, found[3] * 4 + 3
-    buried = 0
-    depth = 0
-    empty = 0
-    for col in cols:
-        if not col:
-            empty += 1
-            continue
-        b, tables, _ = _column(col)
-        buried += b
-        t = tables[runs]
-        depth += t[n0] + t[n1] + t[n2] + t[n3]
-    return buried, depth, empty
-
-
-def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
-    """Lower is closer to a win: cards still out; cards lying above a lower
-    card (each must move again); how deep the next card of each suit lies;
-    cells in use; empty columns count in favour."""
-    left = 52 - found[0] - found[1] - found[2] - found[3]
-    buried, depth, empty = _tally(cols, found, False)
-    return 3 * left + 2 * buried + depth + len(cells) - 2 * empty
-
-
-def estimate_deep(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
-    """A second opinion for the portfolio: like :func:`estimate`, but each
-    suit's next card weighs by the cards above it that are out of order
-    (those must go elsewhere before it can go home), and the room to move
-    runs counts."""
-    left = 52 - found[0] - found[1] - found[2] - found[3]
-    buried, depth, empty = _tally(cols, found, True)
-    room = (5 - len(cells)) << empty
-    return 3 * left + 2 * buried + 3 * depth - min(room, 16)
-
-
-@functools.lru_cache(maxsize=1 << 17)
-def _column(col: bytes) -> tuple[int, tuple[bytes, bytes], int]:
-    """What the search needs of one column, remembered (most columns recur
-    in many states): the cards lying above a lower card; two tables by
-    card, 0 for a card not in the column: how many cards lie on it, and how
-    many runs lie on it (the tables run to 56 so that the next card of a
-    finished suit, rank 14, reads 0); and the length of the ordered run at
-    its end."""
+def column_facts(col: bytes) -> tuple[int, bytes, bytes, int]:
+    """What the search needs of one column: the cards lying above a lower
+    card; two tables by card, 0 for a card not in the column: how many cards
+    lie on it, and how many runs lie on it (the tables run to 56 so that the
+    next card of a finished suit, rank 14, reads 0); and the length of the
+    ordered run at its end."""
     low = 99
     buried = 0
     for c in col:
@@ -123,88 +61,367 @@ def _column(col: bytes) -> tuple[int, tuple[bytes, bytes], int]:
         breaks[col[i]] = runs
         if not _FITS[col[i + 1] * 52 + col[i]]:
             runs += 1
-    run = 1
+    run = 1 if n else 0
     while run < n and _FITS[col[n - run] * 52 + col[n - run - 1]]:
         run += 1
-    return buried, (bytes(depths), bytes(breaks)), run
+    return buried, bytes(depths), bytes(breaks), run
 
 
-_FITS = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
-"""``_FITS[card * 52 + target]``: the card may lie on the target in a column."""
+class Columns:
+    """Every column a search has met, numbered; number 0 is the empty column.
+    Searches of one position share a table (columns recur across them)."""
 
-Child = tuple[list[bytes], list[int], list[int], Step, int]
+    def __init__(self) -> None:
+        self.cards: list[bytes] = []
+        self.top: list[int] = []
+        self.under: list[int] = []
+        self.run: list[int] = []
+        self.buried: list[int] = []
+        self.depths: list[bytes] = []
+        self.breaks: list[bytes] = []
+        self.pushed: dict[int, int] = {}
+        self._add(b"", 0)
+
+    def _add(self, col: bytes, under: int) -> int:
+        number = len(self.cards)
+        buried, depths, breaks, run = column_facts(col)
+        self.cards.append(col)
+        self.top.append(col[-1] if col else -1)
+        self.under.append(under)
+        self.run.append(run)
+        self.buried.append(buried)
+        self.depths.append(depths)
+        self.breaks.append(breaks)
+        return number
+
+    def push(self, number: int, card: int) -> int:
+        """The column ``number`` with ``card`` laid on it."""
+        k = number * 64 + card
+        got = self.pushed.get(k, -1)
+        if got >= 0:
+            return got
+        new = self._add(self.cards[number] + bytes((card,)), number)
+        self.pushed[k] = new
+        return new
+
+    def number(self, col: bytes) -> int:
+        n = 0
+        for c in col:
+            n = self.push(n, c)
+        return n
 
 
-def children(
-    cols: tuple[bytes, ...], cells: tuple[int, ...], found: tuple[int, int, int, int], macros: bool
-) -> Iterator[Child]:
-    """Every successor before auto-moves: (columns, cells, foundations, step,
-    source column or -1)."""
-    fits = _FITS
-    nfree = 4 - len(cells)
-    empties = [i for i, c in enumerate(cols) if not c]
-    ne = len(empties)
-    cap_card = (nfree + 1) << ne if macros else 1
-    cap_empty = ((nfree + 1) << (ne - 1)) if macros and ne else (1 if ne else 0)
-    first_empty = empties[0] if empties else -1
-    tops = [(j, target[-1]) for j, target in enumerate(cols) if target]
-    for i, col in enumerate(cols):
-        if not col:
-            continue
-        top = col[-1]
-        if found[top & 3] == top >> 2:
-            nc = list(cols)
-            nc[i] = col[:-1]
-            nf = list(found)
-            nf[top & 3] += 1
-            yield nc, list(cells), nf, (top, "f", 0, 1), i
-        run = _run_length(col) if macros else 1
-        rank = top >> 2
-        for j, t in tops:
-            k = (t >> 2) - rank
-            if 1 <= k <= run and k <= cap_card and j != i and fits[col[-k] * 52 + t]:
-                nc = list(cols)
-                nc[i] = col[:-k]
-                nc[j] = cols[j] + col[-k:]
-                yield nc, list(cells), list(found), (col[-k], "t", t, k), i
-        if first_empty >= 0 and len(col) > 1:
-            for k in range(1, min(run, cap_empty, len(col) - 1) + 1):
-                nc = list(cols)
-                nc[i] = col[:-k]
-                nc[first_empty] = col[-k:]
-                yield nc, list(cells), list(found), (col[-k], "e", 0, k), i
-        if nfree:
-            nc = list(cols)
-            nc[i] = col[:-1]
-            yield nc, sorted((*cells, top)), list(found), (top, "c", 0, 1), i
+def pack_found(found: Sequence[int]) -> int:
+    return found[0] | found[1] << 4 | found[2] << 8 | found[3] << 12
+
+
+def unpack_found(code: int) -> list[int]:
+    return [code & 15, (code >> 4) & 15, (code >> 8) & 15, code >> 12]
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cards of a cells' mask, lowest first."""
+    out: list[int] = []
+    c = 0
+    while mask:
+        if mask & 1:
+            out.append(c)
+        mask >>= 1
+        c += 1
+    return out
+
+
+def cells_mask(cells: Sequence[int]) -> int:
+    mask = 0
     for c in cells:
-        rest = [x for x in cells if x != c]
-        if found[c & 3] == c >> 2:
-            nf = list(found)
-            nf[c & 3] += 1
-            yield list(cols), rest, nf, (c, "f", 0, 1), -1
-        for j, t in tops:
-            if fits[c * 52 + t]:
-                nc = list(cols)
-                nc[j] = cols[j] + bytes((c,))
-                yield nc, rest, list(found), (c, "t", t, 1), -1
-        if first_empty >= 0:
-            nc = list(cols)
-            nc[first_empty] = bytes((c,))
-            yield nc, rest, list(found), (c, "e", 0, 1), -1
+        mask |= 1 << c
+    return mask
 
 
-def settle(
-    nc: list[bytes], ncells: list[int], nf: list[int], step: Step, src: int, steps: list[Step]
+def key_of(ids: Sequence[int], mask: int) -> Key:
+    s = sorted(ids)
+    return (mask, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
+
+
+def safe_home(card: int, found: Sequence[int]) -> bool:
+    """Whether ``card`` goes home now and can never be needed on the
+    tableau again: an ace or a two, or a card whose opposite-colour
+    foundations hold one rank below it."""
+    r = card >> 2  # cards of its suit already home when it may go up
+    if found[card & 3] != r:
+        return False
+    if r <= 1:
+        return True
+    a, b = _OPPOSITE[card & 3]
+    return found[a] >= r and found[b] >= r
+
+
+def auto_home(
+    table: Columns, ids: list[int], cells: list[int], found: list[int], steps: list[Step] | None
 ) -> None:
-    """Auto-moves after one step.  The parent had no safe card left, and a
-    move other than to a foundation only exposes its source column's new end,
-    so only then is a full pass needed."""
-    if step[1] == "f" or (src >= 0 and nc[src] and _safe_home(nc[src][-1], nf)):
-        auto_home(nc, ncells, nf, steps)
+    """Send every safe card home, in place (cells sorted), recording the
+    steps in ``steps`` unless it is ``None``."""
+    top, under = table.top, table.under
+    changed = True
+    while changed:
+        changed = False
+        for i in range(8):
+            col = ids[i]
+            while col and safe_home(top[col], found):
+                c = top[col]
+                found[c & 3] += 1
+                if steps is not None:
+                    steps.append((c, "f", 0, 1))
+                col = under[col]
+                changed = True
+            ids[i] = col
+        for c in list(cells):
+            if safe_home(c, found):
+                found[c & 3] += 1
+                cells.remove(c)
+                if steps is not None:
+                    steps.append((c, "f", 0, 1))
+                changed = True
 
 
 def initial_state(pos: FreeCellPosition) -> State:
     cols = tuple(bytes(col) for col in pos.tableau)
     cells = tuple(sorted(c for c in pos.cells if c is not None))
     return cols, cells, foundation_heights(pos.foundations)
+
+
+def root_of(
+    table: Columns, pos: FreeCellPosition, steps: list[Step] | None
+) -> tuple[list[int], list[int], list[int]]:
+    """The position's column numbers, sorted cells and foundations, after the
+    safe automatic moves."""
+    cols, cells, found = initial_state(pos)
+    ids = [table.number(c) for c in cols]
+    lcells, lfound = list(cells), list(found)
+    auto_home(table, ids, lcells, lfound, steps)
+    return ids, lcells, lfound
+
+
+# -- estimates --------------------------------------------------------------------
+
+
+def _score(left: int, ncells: int, buried: int, depth: int, empty: int, deep: bool) -> int:
+    """Lower is closer to a win: cards still out; cards lying above a lower
+    card (each must move again); how deep the next card of each suit lies;
+    cells in use; empty columns count in favour.  ``deep`` is a second
+    opinion for the portfolio: each suit's next card weighs by the runs
+    lying on it (those must go elsewhere before it can go home), and the
+    room to move runs counts."""
+    if deep:
+        room = (5 - ncells) << empty
+        return 3 * left + 2 * buried + 3 * depth - min(room, 16)
+    return 3 * left + 2 * buried + depth + ncells - 2 * empty
+
+
+def estimate_ids(table: Columns, ids: Sequence[int], ncells: int, code: int, deep: bool) -> int:
+    """The estimate of a state given by column numbers (see :func:`_score`)."""
+    f0, f1, f2, f3 = code & 15, (code >> 4) & 15, (code >> 8) & 15, code >> 12
+    n0, n1, n2, n3 = f0 * 4, f1 * 4 + 1, f2 * 4 + 2, f3 * 4 + 3
+    tables = table.breaks if deep else table.depths
+    buried_of = table.buried
+    buried = 0
+    depth = 0
+    empty = 0
+    for col in ids:
+        if not col:
+            empty += 1
+            continue
+        buried += buried_of[col]
+        t = tables[col]
+        depth += t[n0] + t[n1] + t[n2] + t[n3]
+    return _score(52 - f0 - f1 - f2 - f3, ncells, buried, depth, empty, deep)
+
+
+def estimate(cols: Sequence[bytes], cells: Sequence[int], found: Sequence[int]) -> int:
+    """The search's estimate of a position given as in :func:`initial_state`."""
+    buried = 0
+    depth = 0
+    empty = 0
+    n = [found[s] * 4 + s for s in range(4)]
+    for col in cols:
+        if not col:
+            empty += 1
+            continue
+        b, depths, _, _ = column_facts(col)
+        buried += b
+        depth += depths[n[0]] + depths[n[1]] + depths[n[2]] + depths[n[3]]
+    return _score(52 - sum(found), len(cells), buried, depth, empty, False)
+
+
+# -- successors -------------------------------------------------------------------
+
+
+def _move(table: Columns, src: int, dst: int, k: int) -> tuple[int, int]:
+    """Columns ``src`` and ``dst`` after ``k`` cards go from one to the other."""
+    col = table.cards[src]
+    n = len(col)
+    for x in range(n - k, n):
+        dst = table.push(dst, col[x])
+    under = table.under
+    for _ in range(k):
+        src = under[src]
+    return src, dst
+
+
+def _settled(
+    table: Columns, nc: list[int], mask: int, found: list[int], kind: str, src: int
+) -> tuple[int, list[int]]:
+    """Auto-moves after one step.  The parent had no safe card left, and a
+    move other than to a foundation only exposes its source column's new
+    end, so only then is a full pass needed: (cells' mask, foundations)."""
+    if kind == "f" or (src >= 0 and nc[src] and safe_home(table.top[nc[src]], found)):
+        found = list(found)
+        cells = cells_of(mask)
+        auto_home(table, nc, cells, found, None)
+        mask = cells_mask(cells)
+    return mask, found
+
+
+_Into = tuple[Columns, dict[Key, Link], Key, bool, list[Child]]
+
+
+def _emit(
+    into: _Into,
+    nc: list[int],
+    mask: int,
+    found: list[int],
+    card: int,
+    kind: str,
+    target: int,
+    k: int,
+    src: int,
+) -> None:
+    """Add a successor to the output unless its key was seen (the check
+    comes first: many successors are duplicates)."""
+    table, seen, key, links, out = into
+    mask, found = _settled(table, nc, mask, found, kind, src)
+    ck = key_of(nc, mask)
+    if ck in seen:
+        return
+    seen[ck] = (key, (card, kind, target, k)) if links else None
+    out.append((ck, tuple(nc), mask, pack_found(found)))
+
+
+def expand(
+    table: Columns,
+    ids: tuple[int, ...],
+    mask: int,
+    code: int,
+    macros: bool,
+    seen: dict[Key, Link],
+    key: Key,
+    links: bool,
+) -> list[Child]:
+    """The successors of a state (after auto-moves) whose keys are not in
+    ``seen``, in a fixed order; each is entered in ``seen`` at once (with
+    its link when ``links``), before it is built.  Macros move a whole run
+    through free cells and empty columns as one step."""
+    fits = _FITS
+    top, runs, cards = table.top, table.run, table.cards
+    found = unpack_found(code)
+    cells = cells_of(mask)
+    nfree = 4 - len(cells)
+    first_empty = -1
+    ne = 0
+    for i in range(8):
+        if not ids[i]:
+            ne += 1
+            if first_empty < 0:
+                first_empty = i
+    cap_card = (nfree + 1) << ne if macros else 1
+    cap_empty = ((nfree + 1) << (ne - 1)) if macros and ne else (1 if ne else 0)
+    out: list[Child] = []
+    into = (table, seen, key, links, out)
+    for i in range(8):
+        col = ids[i]
+        if not col:
+            continue
+        t0 = top[col]
+        if found[t0 & 3] == t0 >> 2:
+            nc = list(ids)
+            nc[i] = table.under[col]
+            nf = list(found)
+            nf[t0 & 3] += 1
+            _emit(into, nc, mask, nf, t0, "f", 0, 1, i)
+        run = runs[col] if macros else 1
+        rank = t0 >> 2
+        body = cards[col]
+        for j in range(8):
+            target = ids[j]
+            if not target or j == i:
+                continue
+            t = top[target]
+            k = (t >> 2) - rank
+            if 1 <= k <= run and k <= cap_card and fits[body[-k] * 52 + t]:
+                nc = list(ids)
+                nc[i], nc[j] = _move(table, col, target, k)
+                _emit(into, nc, mask, found, body[-k], "t", t, k, i)
+        if first_empty >= 0 and len(body) > 1:
+            for k in range(1, min(run, cap_empty, len(body) - 1) + 1):
+                nc = list(ids)
+                nc[i], nc[first_empty] = _move(table, col, 0, k)
+                _emit(into, nc, mask, found, body[-k], "e", 0, k, i)
+        if nfree:
+            nc = list(ids)
+            nc[i] = table.under[col]
+            _emit(into, nc, mask | 1 << t0, found, t0, "c", 0, 1, i)
+    for c in cells:
+        rest = mask & ~(1 << c)
+        if found[c & 3] == c >> 2:
+            nf = list(found)
+            nf[c & 3] += 1
+            _emit(into, list(ids), rest, nf, c, "f", 0, 1, -1)
+        for j in range(8):
+            target = ids[j]
+            if target and fits[c * 52 + top[target]]:
+                nc = list(ids)
+                nc[j] = table.push(target, c)
+                _emit(into, nc, rest, found, c, "t", top[target], 1, -1)
+        if first_empty >= 0:
+            nc = list(ids)
+            nc[first_empty] = table.push(0, c)
+            _emit(into, nc, rest, found, c, "e", 0, 1, -1)
+    return out
+
+
+def apply_step(
+    table: Columns, ids: list[int], cells: list[int], found: list[int], step: Step
+) -> list[Step]:
+    """Play one search step on a state in place, as :func:`expand` made it,
+    with the automatic moves after it: the step and those moves."""
+    card, kind, target, k = step
+    cards = table.cards
+    src = -1
+    for i in range(8):
+        col = cards[ids[i]]
+        if len(col) >= k and col[-k] == card:
+            src = i
+    if kind == "f":
+        if src >= 0:
+            ids[src] = table.under[ids[src]]
+        else:
+            cells.remove(card)
+        found[card & 3] += 1
+    elif kind == "c":
+        ids[src] = table.under[ids[src]]
+        cells.append(card)
+        cells.sort()
+    else:
+        if kind == "e":
+            dst = ids.index(0)
+        else:
+            dst = next(i for i in range(8) if ids[i] and table.top[ids[i]] == target)
+        if src >= 0:
+            ids[src], ids[dst] = _move(table, ids[src], ids[dst], k)
+        else:
+            cells.remove(card)
+            ids[dst] = table.push(ids[dst], card)
+    steps = [step]
+    if kind == "f" or (src >= 0 and ids[src] and safe_home(table.top[ids[src]], found)):
+        auto_home(table, ids, cells, found, steps)
+    return steps
