@@ -40,6 +40,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 from jielong.solve import fcsolve  # noqa: E402
 from jielong.testing.follower import Game, follow, local_hint  # noqa: E402
 from jielong.testing.processes import ServerProcess  # noqa: E402
+from jielong.web.hintpool import WALL_FACTOR, cpu_clock  # noqa: E402
 
 VARIANTS = ("freecell", "kongdang", "klondike-3", "klondike-1")
 
@@ -189,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--wall",
         action="store_true",
-        help="in process, count the Klondike hint's deadline in wall time, as a server"
-        " does (by default CPU time: the same play on a busy machine)",
+        help="in process, count the hint's deadline in wall time (by default as a server's"
+        " hint worker counts it: its CPU time, so that a busy machine plays the same)",
     )
     p.add_argument("--no-fcsolve", action="store_true", help="FreeCell: the own solver alone")
     p.add_argument("--http", action="store_true", help="through the HTTP API of jielong serve")
@@ -225,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
             f"sqlite:///{db}", "--hint-seconds", str(args.deadline), "--hint-workers", "1"
         ).start()
         client = httpx.Client(base_url=server.url, timeout=60.0)
+    if not args.wall:
+        # the FreeCell solvers' deadlines, as in a server's hint worker
+        time.monotonic = cpu_clock(WALL_FACTOR)  # type: ignore[assignment]
     ask = local_hint(args.deadline, time.perf_counter if args.wall else time.process_time)
     try:
         for variant in variants:

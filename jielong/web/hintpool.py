@@ -101,7 +101,7 @@ def hint_json(hint: Hint) -> dict[str, object]:
     }
 
 
-def _cpu_clock(wall_factor: float) -> Callable[[], float]:
+def cpu_clock(wall_factor: float) -> Callable[[], float]:
     """A clock that runs with the process's CPU time, or with the wall clock
     slowed ``wall_factor`` times when that is ahead: a deadline on it is CPU
     time, bounded in wall time."""
@@ -118,7 +118,7 @@ def _start_worker(parent: int) -> None:
     """Run in each new worker: the solvers' deadlines (taken on
     ``time.monotonic``) count this process's CPU time, and the worker ends
     with the server process."""
-    time.monotonic = _cpu_clock(WALL_FACTOR)
+    time.monotonic = cpu_clock(WALL_FACTOR)
     die_with_parent(signal.SIGKILL, parent)  # a hint holds no state worth a clean stop
     _watch_parent(parent)
 
