@@ -178,3 +178,18 @@ def test_no_hint_leads_to_a_position_seen_twice(variant: str) -> None:
     # every move does: nothing new to try, and the hint says so
     hint = hints.compute_hint(variant, pos, deadline_seconds=0.5, seen=(pos, *afters, *afters))
     assert hint == Hint("exhausted")
+
+
+def test_a_klondike_hint_takes_a_second_at_most(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[float] = []
+    real = hints.klondike.hint
+
+    def spy(*args: Any, max_seconds: float, **kwargs: Any) -> Hint:
+        asked.append(max_seconds)
+        return real(*args, max_seconds=0.05, **kwargs)
+
+    monkeypatch.setattr(hints.klondike, "hint", spy)
+    pos = rules_for("klondike-3").deal(7)
+    hints.compute_hint("klondike-3", pos, deadline_seconds=2.0)
+    hints.compute_hint("klondike-3", pos, deadline_seconds=0.5)
+    assert asked == [hints.KLONDIKE_SECONDS, 0.5] and hints.KLONDIKE_SECONDS <= 1.0

@@ -44,6 +44,11 @@ OWN_AFTER_FCSOLVE = 0.3
 """Seconds at most the own solver gets to find a shorter line once Freecell
 Solver has found one."""
 
+KLONDIKE_SECONDS = 1.0
+"""The longest a Klondike hint takes, whatever the server's deadline: its
+sampling mostly ends on its own count of deals well before; the cap keeps
+the slow ones within a second."""
+
 RUN_SCAN = 64
 """How many moves at the start of a solver's line are searched for a run."""
 
@@ -334,6 +339,5 @@ def compute_hint(
         assert isinstance(rules, FreeCell)
         return freecell_hint(rules, position, deadline_seconds, seen=keys, never=twice)
     assert isinstance(rules, Klondike)
-    return klondike.hint(
-        rules, position, max_seconds=deadline_seconds, avoid=keys, never=twice, clock=clock
-    )
+    seconds = min(deadline_seconds, KLONDIKE_SECONDS)
+    return klondike.hint(rules, position, max_seconds=seconds, avoid=keys, never=twice, clock=clock)
