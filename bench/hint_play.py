@@ -15,6 +15,7 @@ skipped), so a long run can be stopped, resumed and summed up later
     python bench/hint_play.py --variant freecell --no-fcsolve --start 1 --end 1000
     python bench/hint_play.py --variant kongdang --http --end 20
     python bench/hint_play.py --report k3.jsonl
+    python bench/hint_play.py --variant klondike-1 --end 500 --jobs 2 --out k1.jsonl
     python bench/hint_play.py --smoke          # a few deals of each variant
 """
 
@@ -28,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +183,26 @@ def report(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def _start_player(wall: bool, no_fcsolve: bool) -> None:
+    """Set up a process that plays: the solvers' deadlines counted as in a
+    server's hint worker (its CPU time, bounded in wall time) unless
+    ``wall``; Freecell Solver hidden when ``no_fcsolve``."""
+    if no_fcsolve:
+        fcsolve.available.cache_clear()
+        fcsolve.available = lambda: False  # type: ignore[method-assign]
+    if not wall:
+        time.monotonic = cpu_clock(WALL_FACTOR)  # type: ignore[assignment]
+
+
+def _play(variant: str, deal: int, deadline: float, wall: bool, smoke: bool) -> Game:
+    """One deal played by hints alone, in process."""
+    if smoke and "klondike" in variant:
+        return follow(variant, deal, local_hint(0.3, time.process_time), max_hints=150)
+    return follow(
+        variant, deal, local_hint(deadline, time.perf_counter if wall else time.process_time)
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variant", action="append", choices=VARIANTS)
@@ -194,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         " hint worker counts it: its CPU time, so that a busy machine plays the same)",
     )
     p.add_argument("--no-fcsolve", action="store_true", help="FreeCell: the own solver alone")
+    p.add_argument("--jobs", type=int, default=1, help="in process: play this many deals at once")
     p.add_argument("--http", action="store_true", help="through the HTTP API of jielong serve")
     p.add_argument("--out", type=Path, help="append each game as a JSON line; skip deals there")
     p.add_argument("--report", type=Path, help="only sum up a file written with --out")
@@ -207,10 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     variants = args.variant or list(VARIANTS)
     start, end = (1, 2) if args.smoke else (args.start, args.end)
-    if args.no_fcsolve:
-        fcsolve.available.cache_clear()
-        fcsolve.available = lambda: False  # type: ignore[method-assign]
-    fcs = fcsolve.available()
+    fcs = fcsolve.available() and not args.no_fcsolve
     done: set[tuple[str, int]] = set()
     if args.out and args.out.exists():
         for line in args.out.read_text().splitlines():
@@ -226,28 +246,39 @@ def main(argv: list[str] | None = None) -> int:
             f"sqlite:///{db}", "--hint-seconds", str(args.deadline), "--hint-workers", "1"
         ).start()
         client = httpx.Client(base_url=server.url, timeout=60.0)
-    if not args.wall:
-        # the FreeCell solvers' deadlines, as in a server's hint worker
-        time.monotonic = cpu_clock(WALL_FACTOR)  # type: ignore[assignment]
-    ask = local_hint(args.deadline, time.perf_counter if args.wall else time.process_time)
+    todo = [
+        (variant, deal)
+        for variant in variants
+        for deal in range(start, end + 1)
+        if (variant, deal) not in done
+    ]
+
+    def keep(game: Game) -> None:
+        row = record(game, fcs and "klondike" not in game.variant, args.http)
+        rows.append(row)
+        if args.out:
+            with args.out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+
     try:
-        for variant in variants:
-            for deal in range(start, end + 1):
-                if (variant, deal) in done:
+        if client is not None:
+            for variant, deal in todo:
+                keep(follow_http(client, variant, deal))
+        elif args.jobs > 1:
+            with ProcessPoolExecutor(
+                args.jobs, initializer=_start_player, initargs=(args.wall, not fcs)
+            ) as pool:
+                plays = [
+                    pool.submit(_play, v, d, args.deadline, args.wall, args.smoke) for v, d in todo
+                ]
+                for done_play in as_completed(plays):
+                    keep(done_play.result())
+        else:
+            _start_player(args.wall, not fcs)
+            for variant, deal in todo:
+                if args.smoke and "klondike" in variant and deal > start:
                     continue
-                if client is not None:
-                    game = follow_http(client, variant, deal)
-                elif args.smoke and "klondike" in variant:
-                    if deal > start:
-                        continue
-                    game = follow(variant, deal, local_hint(0.3, time.process_time), max_hints=150)
-                else:
-                    game = follow(variant, deal, ask)
-                row = record(game, fcs and "klondike" not in variant, args.http)
-                rows.append(row)
-                if args.out:
-                    with args.out.open("a") as f:
-                        f.write(json.dumps(row) + "\n")
+                keep(_play(variant, deal, args.deadline, args.wall, args.smoke))
     finally:
         if client is not None:
             client.close()
