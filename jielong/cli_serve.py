@@ -45,8 +45,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     uvicorn.run(
         "jielong.web.app:create_app_from_env",
         factory=True,
-        # h11 with a deadline for each request and a cap on open connections
-        http="jielong.web.limits:GuardedH11Protocol",
+        # httptools with a deadline for each request and a cap on open connections
+        http="jielong.web.limits:GuardedHttpToolsProtocol",
         host=args.host,
         port=args.port,
         workers=args.workers,
