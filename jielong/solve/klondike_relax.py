@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from jielong.cards import DECK
 from jielong.rules.klondike import PILES
 from jielong.solve.klondike_state import State, reach_list
 
@@ -17,7 +18,7 @@ _FULL: Final = (1 << 52) - 1
 _BIT: Final = [1 << c for c in range(52)]
 _KING_BITS: Final = 0xF << 48
 _RANK_BASE: Final = sum(1 << (4 * r) for r in range(13))  # bit 4r: the clubs card of rank r + 1
-_BLACK_BITS: Final = sum((1 << (4 * r)) | (1 << (4 * r + 3)) for r in range(13))
+_BLACK_BITS: Final = sum(1 << c for c in DECK if not c.is_red)
 # _HOME_BITS[s][n]: the cards of suit s on a foundation holding n of them
 _HOME_BITS: Final = [[sum(1 << (4 * r + s) for r in range(n)) for n in range(14)] for s in range(4)]
 

@@ -9,43 +9,54 @@ import functools
 from collections.abc import Iterator
 from typing import Final
 
-from jielong.cards import Card
-from jielong.rules.core import STOCK, Move, Pile
+from jielong.cards import DECK, Card, Suit
+from jielong.rules.core import FITS_ON, STOCK, Move, Pile, foundation_heights
 from jielong.rules.klondike import PILES, Klondike, KlondikePosition
 from jielong.solve.result import SolverBug
 
 UNKNOWN: Final = 52
 """The placeholder for a card the player cannot know."""
 
-RANK: Final = [(c >> 2) for c in range(52)] + [99]  # rank - 1; the placeholder fits nowhere
-SUIT: Final = [c & 3 for c in range(52)] + [0]
-RED: Final = [(c & 3) in (1, 2) for c in range(52)] + [False]
-# The two cards each card may be placed on in the tableau.
-_PARENTS: Final[list[tuple[int, ...]]] = []
-for _c in range(53):
-    if _c == 52 or RANK[_c] == 12:
-        _PARENTS.append(())
-    else:
-        _PARENTS.append(
-            tuple(t for t in range(52) if RANK[t] == RANK[_c] + 1 and RED[t] != RED[_c])
-        )
+# The cards' tables, read from the cards and the rules (the placeholder
+# last): rank - 1 (the placeholder's fits nowhere), suit and colour.
+RANK: Final = [c.rank - 1 for c in DECK] + [99]
+SUIT: Final = [int(c.suit) for c in DECK] + [0]
+RED: Final = [c.is_red for c in DECK] + [False]
+# The two cards each card may be placed on in the tableau (none for a king).
+_PARENTS: Final[list[tuple[int, ...]]] = [*FITS_ON, ()]
 # _ON[a << 6 | b]: card a may lie on card b in the tableau
 _ON: Final = bytes(
     1 if a < 52 and b < 52 and b in _PARENTS[a] else 0 for a in range(64) for b in range(64)
 )
-_SAME_COLOUR: Final = (3, 2, 1, 0)
+# For each suit: the other suit of its colour, and the two of the other colour.
+_SAME_COLOUR: Final = tuple(
+    next(int(t) for t in Suit if t != s and t.is_red == s.is_red) for s in Suit
+)
+_OTHER_COLOUR: Final = tuple(tuple(int(t) for t in Suit if t.is_red != s.is_red) for s in Suit)
 BYTE: Final = [bytes((i,)) for i in range(256)]
-_OTHER_COLOUR: Final = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 FOUNDATION: Final = 7
 """Destination code of a foundation in internal actions (0..6 are piles)."""
 
 State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...], bytes, int]
 # Piles and talon are bytes: slicing, joining and keying them is cheap.
-# Actions: (0, q, dst) waste macro; (1, i, k, dst) cards pile[i][k:] to dst;
-# (2, suit, j) foundation top back to pile j; (3,) turn unseen stock cards;
-# (4, i, k, dst) a run split: pile[i][k:] to dst, then pile[i][k - 1] home.
+
 Action = tuple[int, ...]
+"""An internal action: its kind, then the kind's operands (below).  Plain
+ints, so that the compiled code compares and keys them as such."""
+
+WASTE_PLAY: Final = 0
+"""``(WASTE_PLAY, q, dst)``: turn the stock until the waste holds ``q``
+talon cards, then play its top card to ``dst``."""
+PILE_MOVE: Final = 1
+"""``(PILE_MOVE, i, k, dst)``: the cards ``pile[i][k:]`` to ``dst``."""
+FOUNDATION_DOWN: Final = 2
+"""``(FOUNDATION_DOWN, suit, j)``: the top card of ``suit``'s foundation back to pile ``j``."""
+STOCK_TURN: Final = 3
+"""``(STOCK_TURN,)``: turn over stock cards not seen yet (a hint's search)."""
+RUN_SPLIT: Final = 4
+"""``(RUN_SPLIT, i, k, dst)``: ``pile[i][k:]`` to ``dst``, then the card it
+uncovered, ``pile[i][k - 1]``, home."""
 
 
 def safe(found: tuple[int, ...], card: int) -> bool:
@@ -92,14 +103,10 @@ def reach_list(p: int, n: int, draw: int) -> tuple[int, ...]:
 
 
 def from_position(pos: KlondikePosition) -> State:
-    found = [0, 0, 0, 0]
-    for top in pos.foundations:
-        if top is not None:
-            found[top & 3] = (top >> 2) + 1
     return (
         tuple(bytes(pile) for pile in pos.tableau),
         tuple(pos.hidden),
-        tuple(found),
+        foundation_heights(pos.foundations),
         bytes(pos.waste) + bytes(reversed(pos.stock)),
         len(pos.waste),
     )
@@ -171,24 +178,24 @@ def twin_key(st: State, draw: int) -> bytes:
 
 
 def split_steps(act: Action) -> tuple[Action, Action]:
-    """The two moves of a run split (action kind 4): the run off, then the
-    card it uncovered home."""
-    return (1, act[1], act[2], act[3]), (1, act[1], act[2] - 1, FOUNDATION)
+    """The two moves of a run split: the run off, then the card it
+    uncovered home."""
+    return (PILE_MOVE, act[1], act[2], act[3]), (PILE_MOVE, act[1], act[2] - 1, FOUNDATION)
 
 
 def apply(st: State, act: Action) -> State:
     piles, hidden, found, talon, p = st
     kind = act[0]
-    if kind == 4:
+    if kind == RUN_SPLIT:
         split, home = split_steps(act)
         return apply(apply(st, split), home)
-    if kind == 0:
+    if kind == WASTE_PLAY:
         q, dst = act[1], act[2]
         card = talon[q - 1]
         talon = talon[: q - 1] + talon[q:]
         p = q - 1
         cards: bytes = BYTE[card]
-    elif kind == 1:
+    elif kind == PILE_MOVE:
         i, k, dst = act[1], act[2], act[3]
         pile = piles[i]
         cards = pile[k:]
@@ -200,7 +207,7 @@ def apply(st: State, act: Action) -> State:
             h = list(hidden)
             h[i] = k - 1
             hidden = tuple(h)
-    else:  # foundation back to the tableau
+    else:  # FOUNDATION_DOWN
         s, dst = act[1], act[2]
         cards = BYTE[(found[s] - 1) * 4 + s]
         f = list(found)
@@ -227,7 +234,7 @@ def autoplay(st: State) -> tuple[State, list[Action]]:
         if p > 0:
             c = talon[p - 1]
             if found[SUIT[c]] == RANK[c] and safe(found, c):
-                act: Action = (0, p, FOUNDATION)
+                act: Action = (WASTE_PLAY, p, FOUNDATION)
                 st = apply(st, act)
                 done.append(act)
                 changed = True
@@ -236,7 +243,7 @@ def autoplay(st: State) -> tuple[State, list[Action]]:
             if pile:
                 c = pile[-1]
                 if found[SUIT[c]] == RANK[c] and safe(found, c):
-                    act = (1, i, len(pile) - 1, FOUNDATION)
+                    act = (PILE_MOVE, i, len(pile) - 1, FOUNDATION)
                     st = apply(st, act)
                     done.append(act)
                     changed = True
@@ -294,9 +301,9 @@ def generate(
     for q in reach_list(p, len(talon), draw) if stock_known else shown:
         c = talon[q - 1]
         if found[c & 3] == c >> 2:
-            out.append((0, q, FOUNDATION))
+            out.append((WASTE_PLAY, q, FOUNDATION))
         for j in _destinations(c, last, empty, every_split):
-            out.append((0, q, j))
+            out.append((WASTE_PLAY, q, j))
     # the tableau
     for i in range(PILES):
         pile = piles[i]
@@ -306,18 +313,18 @@ def generate(
         h = hidden[i]
         c = pile[-1]
         if found[c & 3] == c >> 2:
-            out.append((1, i, n - 1, FOUNDATION))
+            out.append((PILE_MOVE, i, n - 1, FOUNDATION))
         run = n - 1
         while run > h and _ON[pile[run] << 6 | pile[run - 1]]:
             run -= 1
         for k in range(run, n):
             c = pile[k]
-            kind = 1
+            kind = PILE_MOVE
             if k > h and not every_split:
                 u = pile[k - 1]
                 if found[u & 3] != u >> 2:
                     continue  # a split whose uncovered card cannot go home
-                kind = 4  # and it goes home with the split
+                kind = RUN_SPLIT  # and it goes home with the split
             if k == 0 and c >> 2 == 12:
                 continue  # a king alone on its pile: moving it changes nothing
             for j in _destinations(c, last, empty, every_split):
@@ -332,7 +339,7 @@ def generate(
         if safe(found, c):
             continue
         for j in _destinations(c, last, empty, every_split):
-            out.append((2, s, j))
+            out.append((FOUNDATION_DOWN, s, j))
     return out
 
 
@@ -343,8 +350,7 @@ def trivially_won(st: State) -> bool:
         return False
     for pile in st[0]:
         for k in range(1, len(pile)):
-            a, b = pile[k - 1], pile[k]
-            if RANK[b] + 1 != RANK[a] or RED[a] == RED[b]:
+            if not _ON[pile[k] << 6 | pile[k - 1]]:
                 return False
     return True
 
@@ -355,7 +361,7 @@ def finish(st: State) -> list[Action]:
         piles, _hidden, found, _t, _p = st
         for i, pile in enumerate(piles):
             if pile and found[SUIT[pile[-1]]] == RANK[pile[-1]]:
-                act: Action = (1, i, len(pile) - 1, FOUNDATION)
+                act: Action = (PILE_MOVE, i, len(pile) - 1, FOUNDATION)
                 st = apply(st, act)
                 acts.append(act)
                 break
@@ -373,13 +379,13 @@ def _real_moves(
     """The rule moves that play internal action ``act`` from ``pos``."""
     moves: list[Move] = []
     kind = act[0]
-    if kind == 3:
+    if kind == STOCK_TURN:
         legal = rules.legal_moves(pos)
         m = next((m for m in legal if m.src == STOCK), None)
         if m is None:
             raise SolverBug("no draw to turn unseen cards")
         return [m], rules.play(pos, m)
-    if kind == 0:
+    if kind == WASTE_PLAY:
         card = st[3][act[1] - 1]
         for _ in range(2 * len(st[3]) + 4):
             if pos.waste and pos.waste[-1] == card:
@@ -394,10 +400,10 @@ def _real_moves(
             raise SolverBug(f"card {Card(card).code()} never reached the waste top")
         src = Pile("waste")
         dst_code, count = act[2], 1
-    elif kind == 1:
+    elif kind == PILE_MOVE:
         src = Pile("tableau", act[1])
         dst_code, count = act[3], len(st[0][act[1]]) - act[2]
-    else:
+    else:  # FOUNDATION_DOWN
         top = (st[2][act[1]] - 1) * 4 + act[1]
         slot = next(i for i, t in enumerate(pos.foundations) if t is not None and t == top)
         src = Pile("foundation", slot)
@@ -421,9 +427,9 @@ def replay_actions(
     """Expand internal actions into rule moves, checking each one."""
     out: list[Move] = []
     for act in acts:
-        for step in split_steps(act) if act[0] == 4 else (act,):
+        for step in split_steps(act) if act[0] == RUN_SPLIT else (act,):
             moves, pos = _real_moves(rules, pos, st, step)
             out.extend(moves)
-            if step[0] != 3:
+            if step[0] != STOCK_TURN:
                 st = apply(st, step)
     return out, pos
