@@ -96,7 +96,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--hint-queue", type=int, default=8, help="hints waiting for a worker before 503"
     )
-    p.add_argument("--hint-seconds", type=_seconds, default=2.0, help="hint deadline (default 2 s; Klondike: 1 s at most)")
+    p.add_argument(
+        "--hint-seconds",
+        type=_seconds,
+        default=2.0,
+        help="hint deadline (default 2 s; Klondike: 1 s at most)",
+    )
     p.add_argument(
         "--access-log",
         action="store_true",
