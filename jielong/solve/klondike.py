@@ -20,6 +20,10 @@ tops reachable from ``p`` are therefore ``p`` itself, ``p + d·k`` and the
 talon's end, and after a recycle ``d·k`` and the end again.  A search step
 "draws to position q, then plays the waste top" is one macro move; it is
 expanded into the exact draw and recycle moves when the line is replayed.
+The searches' moves are small tuples of ints led by their kind
+(``WASTE_PLAY``, ``PILE_MOVE``, ``FOUNDATION_DOWN``, ``STOCK_TURN``,
+``RUN_SPLIT`` in :mod:`jielong.solve.klondike_state`); the card tables there
+are read from :mod:`jielong.cards` and :mod:`jielong.rules.core`.
 For draw 3 two values of ``p`` with the same reachable set are the same state
 (any multiple of 3 and the talon's end); for draw 1 every ``p`` is.
 

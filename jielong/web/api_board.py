@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 from jielong.rules.compact import encode
 from jielong.rules.registry import Position, rules_for
 from jielong.rules.variants import get_variant
+from jielong.solve import api, fcsolve
 from jielong.solve.api import thoughtful
 from jielong.solve.result import SolveResult
 from jielong.textboard import position_text
@@ -55,14 +56,9 @@ def _solver_json(r: SolveResult) -> dict[str, object]:
 def analyse(variant_id: str, position: Position, seconds: float) -> dict[str, object]:
     """Run in a worker: every installed solver's verdict on ``position``; the
     shortest line found, or a proof that none exists."""
-    from jielong.solve import api
-
     results = [api.solve(variant_id, position, max_seconds=seconds)]
-    if get_variant(variant_id).family == "freecell":
-        from jielong.solve import fcsolve
-
-        if fcsolve.available():
-            results.append(api.solve(variant_id, position, max_seconds=seconds, solver="fcsolve"))
+    if get_variant(variant_id).family == "freecell" and fcsolve.available():
+        results.append(api.solve(variant_id, position, max_seconds=seconds, solver="fcsolve"))
     solved = [r for r in results if r.status == "solved"]
     best = min(solved, key=lambda r: len(r.moves)) if solved else None
     if best is not None:
