@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from jielong.catalogue import CATALOGUE_SIZE, daily_deal, today_utc
 from jielong.rules.variants import VARIANTS
-from jielong.web.i18n import LANGUAGES
+from jielong.web.i18n import LANGUAGES, sections
 from jielong.web.i18n import from_accept_language as accept_language
 from jielong.web.pages import catalogue
 
@@ -35,6 +35,9 @@ def test_catalogues_have_the_same_keys_and_no_empty_text() -> None:
         for key, value in catalogue(lang).items():
             # only the optional hint paragraph of plain FreeCell is blank
             assert value or key == "rules.freecell.hintExtra", f"{lang}: {key} is empty"
+        for family in ("klondike", "freecell"):
+            found = sections(lang, f"rules.{family}")
+            assert found and all(s["h"] and any(s["p"]) for s in found), f"{lang}: {family}"
 
 
 @pytest.mark.parametrize(
