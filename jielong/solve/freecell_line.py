@@ -98,11 +98,22 @@ def replay_check(rules: Any, pos: Any, moves: Sequence[Move]) -> bool:
 
 def remove_loops(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> list[Move]:
     """Cut every stretch of a line that comes back to a position already seen."""
+    return _cut_loops(rules, pos, moves, [])
+
+
+def _cut_loops(
+    rules: FreeCell,
+    pos: FreeCellPosition,
+    moves: Sequence[Move],
+    after: list[FreeCellPosition],
+) -> list[Move]:
+    """:func:`remove_loops`, given the positions after the moves as far as
+    they are known (the rest are played)."""
     seen: dict[FreeCellPosition, int] = {pos: 0}
     out: list[Move] = []
     positions = [pos]
-    for m in moves:
-        pos = rules.play(positions[-1], m)
+    for i, m in enumerate(moves):
+        pos = after[i] if i < len(after) else rules.play(positions[-1], m)
         if pos in seen:
             cut = seen[pos]
             for p in positions[cut + 1 :]:
@@ -114,6 +125,20 @@ def remove_loops(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) 
         positions.append(pos)
         seen[pos] = len(out)
     return out
+
+
+def line_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) -> list[Move]:
+    """The search's steps as single-card moves on the real position, loops
+    cut (:func:`steps_to_moves` and :func:`remove_loops` in one pass)."""
+    moves: list[Move] = []
+    after: list[FreeCellPosition] = []
+    start = pos
+    for step in steps:
+        for m in step_moves(rules, pos, step):
+            pos = rules.play(pos, m)
+            moves.append(m)
+            after.append(pos)
+    return _cut_loops(rules, start, moves, after)
 
 
 def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> int:

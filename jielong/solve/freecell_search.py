@@ -10,13 +10,11 @@ from typing import Any
 
 from jielong.rules.core import Move, Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition
-from jielong.solve.freecell_line import remove_loops, replay_check, steps_to_moves
+from jielong.solve.freecell_line import line_moves, replay_check
 from jielong.solve.freecell_state import (
-    Child,
     Columns,
-    Key,
-    Link,
     Step,
+    Successors,
     apply_step,
     cells_mask,
     estimate_ids,
@@ -24,6 +22,7 @@ from jielong.solve.freecell_state import (
     key_of,
     pack_found,
     root_of,
+    step_of,
 )
 from jielong.solve.result import SolverError, SolveResult
 
@@ -46,6 +45,10 @@ class Search:
     newest state (deeper first) instead of the oldest.  ``macros=False``
     restricts the search to single-card moves.  Searches of one position may
     share a :class:`Columns` table.
+
+    The states it has made are numbered: for each, its key, foundations,
+    moves made and link (its parent's number and the step from there, see
+    :func:`step_code`) lie in lists at that number.
     """
 
     def __init__(
@@ -71,13 +74,12 @@ class Search:
         self.steps0: list[Step] = []
         ids, cells, found = root_of(self.table, pos, self.steps0)
         self.root = (ids, cells, found)
-        mask = cells_mask(cells)
-        root_key = key_of(ids, mask)
-        self.parent: dict[Key, Link] = {root_key: None}
-        self.counter = 0
-        self.store: list[tuple[Key, tuple[int, ...], int, int, int] | None] = [
-            (root_key, tuple(ids), mask, pack_found(found), 0)
-        ]
+        root_key = key_of(ids, cells_mask(cells))
+        self.seen = {root_key}
+        self.keys = [root_key]
+        self.found = [pack_found(found)]
+        self.made = [0]
+        self.links = [-1]
         self.heap: list[int] = [_OFFSET << 32 | (_TIES if lifo else 0)]
         if sum(found) == 52:
             self.status, self.steps, self.heap = "solved", self.steps0, []
@@ -87,8 +89,10 @@ class Search:
         monotonic clock): the status, ``unknown`` while the search may go on."""
         if self.status != "unknown":
             return self.status
-        heap, parent, store, table = self.heap, self.parent, self.store, self.table
-        macros, deep, w2, lifo = self.macros, self.deep, self.weight2, self.lifo
+        heap, table, seen, macros = self.heap, self.table, self.seen, self.macros
+        keys, founds, made, links = self.keys, self.found, self.made, self.links
+        deep, w2, lifo = self.deep, self.weight2, self.lifo
+        out = Successors()
         stop = -1 if max_nodes is None else self.nodes + max_nodes
         while heap:
             if stop >= 0 and self.nodes >= stop:
@@ -96,43 +100,51 @@ class Search:
             if deadline is not None and self.nodes & 255 == 0 and time.monotonic() > deadline:
                 return "unknown"
             ties = heapq.heappop(heap) & _TIES
-            entry = store[_TIES - ties if lifo else ties]
-            assert entry is not None
-            store[_TIES - ties if lifo else ties] = None
-            key, ids, mask, code, g = entry
+            number = _TIES - ties if lifo else ties
             self.nodes += 1
-            for ck, nids, nmask, ncode in expand(table, ids, mask, code, macros, parent, key, True):
-                if ncode == _WON:
-                    self.status, self.steps = "solved", self._line(ck)
+            out.clear()
+            expand(table, seen, macros, keys[number], founds[number], out)
+            g = made[number] + 1
+            for n in range(len(out.keys)):
+                ck, code = out.keys[n], out.found[n]
+                link = number << 24 | out.steps[n]
+                if code == _WON:
+                    self.status, self.steps = "solved", self._line(link)
                     self.release()
                     return self.status
-                self.counter += 1
-                h = estimate_ids(table, nids, nmask.bit_count(), ncode, deep)
-                prio = 2 * h + w2 * (g + 1) + _OFFSET
-                heapq.heappush(heap, prio << 32 | (_TIES - self.counter if lifo else self.counter))
-                store.append((ck, nids, nmask, ncode, g + 1))
+                counter = len(keys)
+                keys.append(ck)
+                founds.append(code)
+                made.append(g)
+                links.append(link)
+                h = estimate_ids(table, ck, code, deep)
+                prio = 2 * h + w2 * g + _OFFSET
+                heapq.heappush(heap, prio << 32 | (_TIES - counter if lifo else counter))
         self.status = "unsolvable"
         self.release()
         return self.status
 
-    def _line(self, key: Key) -> list[Step]:
-        """The steps from the root to the state ``key``, automatic moves included."""
-        made: list[Step] = []
-        link = self.parent[key]
-        while link is not None:
-            made.append(link[1])
-            link = self.parent[link[0]]
+    def _line(self, link: int) -> list[Step]:
+        """The steps from the root along ``link`` and its ancestors',
+        automatic moves included."""
+        codes: list[int] = []
+        while link >= 0:
+            codes.append(link & ((1 << 24) - 1))
+            link = self.links[link >> 24]
         ids, cells, found = (list(x) for x in self.root)
         line = list(self.steps0)
-        for step in reversed(made):
-            line += apply_step(self.table, ids, cells, found, step)
+        for code in reversed(codes):
+            line += apply_step(self.table, ids, cells, found, step_of(code))
         return line
 
     def release(self) -> None:
         """Drop the search's tables (once it has ended or is abandoned)."""
         self.heap = []
-        self.parent = {}
-        self.store = []
+        self.seen = set()
+        self.keys = []
+        self.found = []
+        self.made = []
+        self.links = []
 
 
 def search(
@@ -162,12 +174,12 @@ class Proof:
     def __init__(self, pos: FreeCellPosition, *, table: Columns | None = None) -> None:
         self.table = Columns() if table is None else table
         ids, cells, found = root_of(self.table, pos, None)
-        mask = cells_mask(cells)
-        key = key_of(ids, mask)
+        key = key_of(ids, cells_mask(cells))
         self.nodes = 0
         self.status = "unknown"
-        self.seen: dict[Key, Link] = {key: None}
-        self.stack: list[Child] = [(key, tuple(ids), mask, pack_found(found))]
+        self.seen = {key}
+        self.keys = [key]
+        self.found = [pack_found(found)]
         if sum(found) == 52:
             self.status = "solvable"
             self.release()
@@ -175,28 +187,32 @@ class Proof:
     def run(self, max_nodes: int | None = None, deadline: float | None = None) -> str:
         if self.status != "unknown":
             return self.status
-        stack, seen, table = self.stack, self.seen, self.table
+        keys, founds, seen, table = self.keys, self.found, self.seen, self.table
+        out = Successors()
         stop = -1 if max_nodes is None else self.nodes + max_nodes
-        while stack:
+        while keys:
             if stop >= 0 and self.nodes >= stop:
                 return "unknown"
             if deadline is not None and self.nodes & 1023 == 0 and time.monotonic() > deadline:
                 return "unknown"
-            key, ids, mask, code = stack.pop()
+            key, code = keys.pop(), founds.pop()
             self.nodes += 1
-            for child in expand(table, ids, mask, code, False, seen, key, False):
-                if child[3] == _WON:
-                    self.status = "solvable"
-                    self.release()
-                    return self.status
-                stack.append(child)
+            out.clear()
+            expand(table, seen, False, key, code, out)
+            if _WON in out.found:
+                self.status = "solvable"
+                self.release()
+                return self.status
+            keys += out.keys
+            founds += out.found
         self.status = "unsolvable"
         self.release()
         return self.status
 
     def release(self) -> None:
-        self.stack = []
-        self.seen = {}
+        self.keys = []
+        self.found = []
+        self.seen = set()
 
 
 def prove(
@@ -297,7 +313,7 @@ def solve(
     status, steps, nodes = _portfolio(position, max_nodes, deadline)
     moves: tuple[Move, ...] = ()
     if status == "solved":
-        line = remove_loops(rules, position, steps_to_moves(rules, position, steps))
+        line = line_moves(rules, position, steps)
         if not replay_check(rules, position, line):
             raise SolverError("a found line does not replay through the rules")
         moves = tuple(line)

@@ -5,12 +5,13 @@ successors of a state (see :mod:`jielong.solve.freecell` for the whole).
 Columns are numbered by a :class:`Columns` table as they first appear: the
 number of a column with one card more is found from the shorter one's and
 the card, of one card less from a list, so a successor's columns are known
-without building them.  A state is the tuple of its eight column numbers in
-place order, its free cells as a 52-bit mask (bit ``c`` for card ``c``) and
-its foundations packed four bits a suit.  Its key, (cells, column numbers
-sorted), ignores the order of columns and cells and is exact: equal keys are
-equal positions (the foundations follow from the cards left), so a child
-already seen is dropped on its key alone, before anything else is made.
+without building them.  A state is its key: its free cells as a 52-bit
+mask (bit ``c`` for card ``c``), then its eight column numbers sorted (empty
+columns first), which ignores the order of columns and cells and is exact:
+equal keys are equal positions (the foundations follow from the cards left,
+and a search keeps them beside the key, packed four bits a suit).  So a
+successor already seen is dropped on its key alone, before anything else of
+it is kept, and a state costs the search one tuple of ints.
 """
 
 from __future__ import annotations
@@ -29,11 +30,6 @@ State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, int, int, int]]
 """A position as columns of bytes, sorted free cells and foundation heights."""
 Key = tuple[int, ...]
 """A state's key: its cells' mask, then its column numbers sorted."""
-Child = tuple[Key, tuple[int, ...], int, int]
-"""A new successor: key, column numbers in place order, cells' mask, foundations."""
-Link = tuple[Key, Step] | None
-"""How a search reached a state: the parent's key and the step made (no
-automatic moves: they follow from the state), or ``None`` at the root."""
 
 _FITS = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
 """``_FITS[card * 52 + target]``: the card may lie on the target in a column."""
@@ -218,8 +214,9 @@ def _score(left: int, ncells: int, buried: int, depth: int, empty: int, deep: bo
     return 3 * left + 2 * buried + depth + ncells - 2 * empty
 
 
-def estimate_ids(table: Columns, ids: Sequence[int], ncells: int, code: int, deep: bool) -> int:
-    """The estimate of a state given by column numbers (see :func:`_score`)."""
+def estimate_ids(table: Columns, key: Key, code: int, deep: bool) -> int:
+    """The estimate of a state given by its key and packed foundations (see
+    :func:`_score`)."""
     f0, f1, f2, f3 = code & 15, (code >> 4) & 15, (code >> 8) & 15, code >> 12
     n0, n1, n2, n3 = f0 * 4, f1 * 4 + 1, f2 * 4 + 2, f3 * 4 + 3
     tables = table.breaks if deep else table.depths
@@ -227,13 +224,15 @@ def estimate_ids(table: Columns, ids: Sequence[int], ncells: int, code: int, dee
     buried = 0
     depth = 0
     empty = 0
-    for col in ids:
+    for i in range(1, 9):
+        col = key[i]
         if not col:
             empty += 1
             continue
         buried += buried_of[col]
         t = tables[col]
         depth += t[n0] + t[n1] + t[n2] + t[n3]
+    ncells = key[0].bit_count()
     return _score(52 - f0 - f1 - f2 - f3, ncells, buried, depth, empty, deep)
 
 
@@ -268,125 +267,136 @@ def _move(table: Columns, src: int, dst: int, k: int) -> tuple[int, int]:
     return src, dst
 
 
-def _settled(
-    table: Columns, nc: list[int], mask: int, found: list[int], kind: str, src: int
-) -> tuple[int, list[int]]:
-    """Auto-moves after one step.  The parent had no safe card left, and a
-    move other than to a foundation only exposes its source column's new
-    end, so only then is a full pass needed: (cells' mask, foundations)."""
-    if kind == "f" or (src >= 0 and nc[src] and safe_home(table.top[nc[src]], found)):
+KINDS = "fcet"
+"""The kinds of step, numbered in a step's code (see :func:`step_code`)."""
+
+
+def step_code(card: int, kind: int, target: int, k: int) -> int:
+    """A step packed in an int: card, kind (index in :data:`KINDS`), target
+    card and count, six, two, six and eight bits."""
+    return card | kind << 6 | target << 8 | k << 14
+
+
+def step_of(code: int) -> Step:
+    return (code & 63, KINDS[(code >> 6) & 3], (code >> 8) & 63, code >> 14)
+
+
+class Successors:
+    """The new successors of one expansion, as parallel lists: keys,
+    foundations packed, and the step made (:func:`step_code`)."""
+
+    def __init__(self) -> None:
+        self.keys: list[Key] = []
+        self.found: list[int] = []
+        self.steps: list[int] = []
+
+    def clear(self) -> None:
+        self.keys.clear()
+        self.found.clear()
+        self.steps.clear()
+
+
+def _emit(
+    table: Columns,
+    seen: set[Key],
+    out: Successors,
+    nc: list[int],
+    mask: int,
+    found: list[int],
+    step: int,
+    src: int,
+) -> None:
+    """Add a successor unless its key was seen: the check comes right after
+    the automatic moves, before anything of the state is kept, since many
+    successors are duplicates.  The parent had no safe card left, and a move
+    other than to a foundation only exposes its source column's new end, so
+    only then is a full pass of automatic moves needed."""
+    if (step >> 6) & 3 == 0 or (src >= 0 and nc[src] and safe_home(table.top[nc[src]], found)):
         found = list(found)
         cells = cells_of(mask)
         auto_home(table, nc, cells, found, None)
         mask = cells_mask(cells)
-    return mask, found
-
-
-_Into = tuple[Columns, dict[Key, Link], Key, bool, list[Child]]
-
-
-def _emit(
-    into: _Into,
-    nc: list[int],
-    mask: int,
-    found: list[int],
-    card: int,
-    kind: str,
-    target: int,
-    k: int,
-    src: int,
-) -> None:
-    """Add a successor to the output unless its key was seen (the check
-    comes first: many successors are duplicates)."""
-    table, seen, key, links, out = into
-    mask, found = _settled(table, nc, mask, found, kind, src)
-    ck = key_of(nc, mask)
+    nc.sort()
+    ck = (mask, nc[0], nc[1], nc[2], nc[3], nc[4], nc[5], nc[6], nc[7])
     if ck in seen:
         return
-    seen[ck] = (key, (card, kind, target, k)) if links else None
-    out.append((ck, tuple(nc), mask, pack_found(found)))
+    seen.add(ck)
+    out.keys.append(ck)
+    out.found.append(pack_found(found))
+    out.steps.append(step)
 
 
 def expand(
-    table: Columns,
-    ids: tuple[int, ...],
-    mask: int,
-    code: int,
-    macros: bool,
-    seen: dict[Key, Link],
-    key: Key,
-    links: bool,
-) -> list[Child]:
-    """The successors of a state (after auto-moves) whose keys are not in
-    ``seen``, in a fixed order; each is entered in ``seen`` at once (with
-    its link when ``links``), before it is built.  Macros move a whole run
-    through free cells and empty columns as one step."""
+    table: Columns, seen: set[Key], macros: bool, key: Key, code: int, out: Successors
+) -> None:
+    """Put in ``out`` the successors of a state (after auto-moves) whose keys
+    are not in ``seen``, in a fixed order, entering each key in ``seen`` at
+    once.  A key lists the columns in the order of their numbers, and so do
+    the states.  Macros move a whole run through free cells and empty
+    columns as one step."""
     fits = _FITS
-    top, runs, cards = table.top, table.run, table.cards
+    top, runs, cards, under = table.top, table.run, table.cards, table.under
+    mask = key[0]
+    ids = [key[1], key[2], key[3], key[4], key[5], key[6], key[7], key[8]]
     found = unpack_found(code)
     cells = cells_of(mask)
     nfree = 4 - len(cells)
-    first_empty = -1
     ne = 0
-    for i in range(8):
-        if not ids[i]:
-            ne += 1
-            if first_empty < 0:
-                first_empty = i
+    while ne < 8 and not ids[ne]:
+        ne += 1  # empty columns come first
     cap_card = (nfree + 1) << ne if macros else 1
     cap_empty = ((nfree + 1) << (ne - 1)) if macros and ne else (1 if ne else 0)
-    out: list[Child] = []
-    into = (table, seen, key, links, out)
-    for i in range(8):
+    for i in range(ne, 8):
         col = ids[i]
-        if not col:
-            continue
         t0 = top[col]
         if found[t0 & 3] == t0 >> 2:
-            nc = list(ids)
-            nc[i] = table.under[col]
+            nc = ids.copy()
+            nc[i] = under[col]
             nf = list(found)
             nf[t0 & 3] += 1
-            _emit(into, nc, mask, nf, t0, "f", 0, 1, i)
+            _emit(table, seen, out, nc, mask, nf, step_code(t0, 0, 0, 1), i)
         run = runs[col] if macros else 1
         rank = t0 >> 2
         body = cards[col]
-        for j in range(8):
-            target = ids[j]
-            if not target or j == i:
+        for j in range(ne, 8):
+            if j == i:
                 continue
+            target = ids[j]
             t = top[target]
             k = (t >> 2) - rank
             if 1 <= k <= run and k <= cap_card and fits[body[-k] * 52 + t]:
-                nc = list(ids)
-                nc[i], nc[j] = _move(table, col, target, k)
-                _emit(into, nc, mask, found, body[-k], "t", t, k, i)
-        if first_empty >= 0 and len(body) > 1:
+                nc = ids.copy()
+                if k == 1:
+                    nc[i] = under[col]
+                    nc[j] = table.push(target, t0)
+                else:
+                    nc[i], nc[j] = _move(table, col, target, k)
+                _emit(table, seen, out, nc, mask, found, step_code(body[-k], 3, t, k), i)
+        if ne and len(body) > 1:
             for k in range(1, min(run, cap_empty, len(body) - 1) + 1):
-                nc = list(ids)
-                nc[i], nc[first_empty] = _move(table, col, 0, k)
-                _emit(into, nc, mask, found, body[-k], "e", 0, k, i)
+                nc = ids.copy()
+                nc[i], nc[0] = _move(table, col, 0, k)
+                _emit(table, seen, out, nc, mask, found, step_code(body[-k], 2, 0, k), i)
         if nfree:
-            nc = list(ids)
-            nc[i] = table.under[col]
-            _emit(into, nc, mask | 1 << t0, found, t0, "c", 0, 1, i)
+            nc = ids.copy()
+            nc[i] = under[col]
+            _emit(table, seen, out, nc, mask | 1 << t0, found, step_code(t0, 1, 0, 1), i)
     for c in cells:
         rest = mask & ~(1 << c)
         if found[c & 3] == c >> 2:
             nf = list(found)
             nf[c & 3] += 1
-            _emit(into, list(ids), rest, nf, c, "f", 0, 1, -1)
-        for j in range(8):
+            _emit(table, seen, out, ids.copy(), rest, nf, step_code(c, 0, 0, 1), -1)
+        for j in range(ne, 8):
             target = ids[j]
-            if target and fits[c * 52 + top[target]]:
-                nc = list(ids)
+            if fits[c * 52 + top[target]]:
+                nc = ids.copy()
                 nc[j] = table.push(target, c)
-                _emit(into, nc, rest, found, c, "t", top[target], 1, -1)
-        if first_empty >= 0:
-            nc = list(ids)
-            nc[first_empty] = table.push(0, c)
-            _emit(into, nc, rest, found, c, "e", 0, 1, -1)
-    return out
+                _emit(table, seen, out, nc, rest, found, step_code(c, 3, top[target], 1), -1)
+        if ne:
+            nc = ids.copy()
+            nc[0] = table.push(0, c)
+            _emit(table, seen, out, nc, rest, found, step_code(c, 2, 0, 1), -1)
 
 
 def apply_step(
