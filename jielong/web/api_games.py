@@ -263,6 +263,11 @@ router.add_api_route(
     summary="Act on a game: move, draw, undo, ...",
     route_class_override=JsonBodyRoute,
 )
+_added = router.routes[-1]
+if not isinstance(_added, JsonBodyRoute):
+    raise TypeError(_added)
+ACTION_ROUTE: JsonBodyRoute = _added
+"""Dispatched straight from the site's request layer (:mod:`jielong.web.site`)."""
 
 
 @router.post("/games/{game_id}/clock", summary="Pause or resume the clock (tab visibility)")

@@ -40,10 +40,11 @@ from jielong.web.daily import DailyDeals
 from jielong.web.errors import ApiError, error_response, http_error, validation_error
 from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
-from jielong.web.limits import BodyLimit, limit_repeated_logs
+from jielong.web.limits import limit_repeated_logs
 from jielong.web.responses import JSONResponse
 from jielong.web.schema import ERROR_RESPONSES
-from jielong.web.security import PlayerIds, SiteHeaders, player_key
+from jielong.web.security import PlayerIds, player_key
+from jielong.web.site import Site
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -136,6 +137,9 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         docs_url="/docs" if settings.docs else None,
         redoc_url=None,
         responses=ERROR_RESPONSES,
+        # the site keeps its own metrics (jielong.web.telemetry); the
+        # framework's tracing would cost a check on every request
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.state.settings = settings
     app.state.store = store
@@ -153,16 +157,20 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
-    app.state.storage_outage = storage.install(app)
+    outage = app.state.storage_outage = storage.install(app)
 
-    app.add_middleware(SiteHeaders, players=PlayerIds(player_key(store.engine)))
     app.add_middleware(GZipMiddleware, minimum_size=1000)
-    # outermost: an oversized body is refused before anything reads it
-    app.add_middleware(BodyLimit)
+    # last, so outermost: the limits, headers, cookie and metrics of every request
+    app.add_middleware(
+        Site,
+        players=PlayerIds(player_key(store.engine)),
+        outage=outage,
+        direct=[api_games.ACTION_ROUTE],
+    )
     limit_repeated_logs()
 
     pwa.install(app)
-    ops.install(app)  # last, so outermost: it times and counts everything
+    ops.install(app)
     app.include_router(api_games.router)
     app.include_router(api_board.router)
     app.include_router(api_catalogue.router)

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 
 from jielong.store import Store
-from jielong.web.telemetry import HINT_QUEUE, Telemetry
+from jielong.web.telemetry import HINT_QUEUE
 
 router = APIRouter(include_in_schema=False)
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -62,5 +62,4 @@ def metrics(request: Request) -> Response:
 
 
 def install(app: FastAPI) -> None:
-    app.add_middleware(Telemetry)
     app.include_router(router)

@@ -18,8 +18,6 @@ from functools import cache
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request, Response
-from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jielong.rules.variants import VARIANTS
 from jielong.web.i18n import catalogue, negotiate
@@ -111,27 +109,7 @@ def service_worker() -> Response:
     return Response(script, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
-class ShellVersion:
-    """Marks every page with the version of the shell it loads."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_marked(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                if headers.get("content-type", "").startswith("text/html"):
-                    headers[SHELL_HEADER] = shell_version()
-            await send(message)
-
-        await self.app(scope, receive, send_marked)
-
-
 def install(app: FastAPI) -> None:
-    app.add_middleware(ShellVersion)
+    """The manifest and the worker's routes (pages are marked with
+    :data:`SHELL_HEADER` by :mod:`jielong.web.site`)."""
     app.include_router(router)

@@ -16,9 +16,7 @@ import secrets
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
-from starlette.datastructures import MutableHeaders
-from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.requests import cookie_parser
 
 from jielong.store import insert_once
 
@@ -80,6 +78,11 @@ class PlayerIds:
 
     def __init__(self, key: bytes) -> None:
         self._key = key
+        # Cookie headers already checked, and the id each carries: a player
+        # sends the same header with every request, and parsing it and
+        # checking its signature cost more than the rest of the headers'
+        # work.  Only headers that passed the check are kept.
+        self._known: dict[bytes, str] = {}
 
     def _signature(self, player: str) -> str:
         mac = hmac.new(self._key, player.encode(), hashlib.sha256).digest()[:18]
@@ -99,55 +102,56 @@ class PlayerIds:
             return None
         return player
 
+    def from_cookie_headers(self, headers: list[bytes]) -> tuple[str, str | None]:
+        """The player of a request's ``Cookie`` headers, and ``None``; or a
+        new player and the cookie value to give them."""
+        whole = b"; ".join(headers)
+        player = self._known.get(whole)
+        if player is not None:
+            return player, None
+        values = cookie_parser(whole.decode("latin-1"))
+        player = self.check(values.get(PLAYER_COOKIE) or "")
+        if player is None:
+            return self.issue()
+        if len(self._known) >= KNOWN_COOKIES:
+            self._known.clear()
+        self._known[whole] = player
+        return player, None
 
-class SiteHeaders:
-    """Security headers on every answer, ``Cache-Control: no-store`` on the
-    API's, and the player cookie: found in ``request.state.player``, given
-    (``Secure`` over HTTPS) to a browser that has no valid one.  Plain ASGI:
-    this runs on every request."""
 
-    def __init__(self, app: ASGIApp, *, players: PlayerIds) -> None:
-        self.app = app
-        self.players = players
+KNOWN_COOKIES = 50_000
+"""Cookie headers remembered as checked (about 100 bytes each; forgotten all
+at once when full, which only costs the checks again)."""
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        found = self.players.check(Request(scope).cookies.get(PLAYER_COOKIE) or "")
-        cookie = None
-        if found is None:
-            player, cookie = self.players.issue()
-        else:
-            player = found
-        scope.setdefault("state", {})["player"] = player
-        path: str = scope["path"]
-        api = path.startswith("/api/")
-        give_cookie = cookie is not None and not path.startswith("/static/")
+_SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    # game ids are bearer tokens in the table's address
+    (b"referrer-policy", b"same-origin"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+
+
+class SiteHeaderValues:
+    """The security headers of an answer, as raw header pairs made once: the
+    policy (the docs' own under :data:`DOCS_PATHS`), and the player cookie
+    when one is given (not with static files, ``Secure`` over HTTPS)."""
+
+    def __init__(self) -> None:
+        policy = (b"content-security-policy", CONTENT_SECURITY_POLICY.encode())
+        docs = (b"content-security-policy", DOCS_CONTENT_SECURITY_POLICY.encode())
+        self._plain = [policy, *_SECURITY_HEADERS]
+        self._docs = [docs, *_SECURITY_HEADERS]
+
+    def for_request(self, path: str, cookie: str | None, https: bool) -> list[tuple[bytes, bytes]]:
+        headers = self._docs if path.startswith(DOCS_PATHS) else self._plain
+        if cookie is None or path.startswith("/static/"):
+            return headers
         # behind a proxy the server's --forwarded-allow-ips decides whether
-        # the proxy's X-Forwarded-Proto sets this
-        secure = "; Secure" if scope.get("scheme") == "https" else ""
-        policy = CONTENT_SECURITY_POLICY
-        if path.startswith(DOCS_PATHS):
-            policy = DOCS_CONTENT_SECURITY_POLICY
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                headers["Content-Security-Policy"] = policy
-                headers["X-Content-Type-Options"] = "nosniff"
-                headers["X-Frame-Options"] = "DENY"
-                # game ids are bearer tokens in the table's address
-                headers["Referrer-Policy"] = "same-origin"
-                headers["Cross-Origin-Opener-Policy"] = "same-origin"
-                if api and "cache-control" not in headers:
-                    headers["Cache-Control"] = "no-store"
-                if give_cookie:
-                    headers.append(
-                        "Set-Cookie",
-                        f"{PLAYER_COOKIE}={cookie}; Max-Age={COOKIE_SECONDS}; Path=/; "
-                        f"HttpOnly; SameSite=lax{secure}",
-                    )
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+        # the proxy's X-Forwarded-Proto makes this HTTPS
+        secure = "; Secure" if https else ""
+        value = (
+            f"{PLAYER_COOKIE}={cookie}; Max-Age={COOKIE_SECONDS}; Path=/; "
+            f"HttpOnly; SameSite=lax{secure}"
+        )
+        return [*headers, (b"set-cookie", value.encode("latin-1"))]

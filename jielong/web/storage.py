@@ -18,7 +18,6 @@ import time
 import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jielong.web.errors import ApiError, error_response
 
@@ -78,33 +77,9 @@ class Outage:
         log.warning("storage back after %.1f s; %d requests were refused", seconds, count)
 
 
-class _RecoveryWatch:
-    """Marks the outage over at the first game answer that the database gave
-    (a 2xx from /api/games)."""
-
-    def __init__(self, app: ASGIApp, *, outage: Outage) -> None:
-        self.app = app
-        self.outage = outage
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith("/api/games"):
-            await self.app(scope, receive, send)
-            return
-
-        async def watching(message: Message) -> None:
-            if (
-                self.outage.failing
-                and message["type"] == "http.response.start"
-                and 200 <= message["status"] < 300
-            ):
-                self.outage.succeeded()
-            await send(message)
-
-        await self.app(scope, receive, watching)
-
-
 def install(app: FastAPI) -> Outage:
-    """Answer storage failures with 503 and watch for the recovery."""
+    """Answer storage failures with 503; :mod:`jielong.web.site` marks the
+    outage over at the first game answer (a 2xx from /api/games) after it."""
     outage = Outage()
 
     async def unavailable(request: Request, exc: Exception) -> JSONResponse:
@@ -116,5 +91,4 @@ def install(app: FastAPI) -> Outage:
 
     for kind in UNAVAILABLE:
         app.add_exception_handler(kind, unavailable)
-    app.add_middleware(_RecoveryWatch, outage=outage)
     return outage

@@ -1,12 +1,13 @@
 """What an operator sees of the running site: Prometheus metrics and one JSON
 access-log line per request.
 
-Both come from one ASGI middleware, outside the routes, so no route needs to
-know about them: requests and latencies by route template (never by path, so
-no game id becomes a label), games created and actions by what the request
-asked for, hints by kind and outcome from the hint's answer, and the hint
-pool's queue.  Game ids never appear in clear: the log shows a short hash of
-each, enough to follow one game's requests.
+Both are recorded by the site's one ASGI layer (:mod:`jielong.web.site`),
+outside the routes, so no route needs to know about them: requests and
+latencies by route template (never by path, so no game id becomes a label),
+games created and actions by what the request asked for, hints by kind and
+outcome from the hint's answer, and the hint pool's queue.  Game ids never
+appear in clear: the log shows a short hash of each, enough to follow one
+game's requests.
 
 With several server processes (``jielong serve --workers``), the metrics are
 kept in files under ``PROMETHEUS_MULTIPROC_DIR``, which ``jielong serve``
@@ -24,12 +25,14 @@ import zlib
 from typing import Any, get_args
 from urllib.parse import parse_qsl, urlencode
 
+import orjson
 from prometheus_client import Counter, Gauge, Histogram
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 from jielong.web.api_games import Action
 
 access_log = logging.getLogger("jielong.access")
+INFO = logging.INFO
 # the action types the API takes: the only values of the actions' label
 ACTION_TYPES = frozenset(get_args(Action.model_fields["type"].annotation))
 
@@ -53,7 +56,7 @@ _CREATE = re.compile(r"/api/games")
 _ACTION = re.compile(r"/api/games/[^/]+/actions")
 _HINT = re.compile(r"/api/games/[^/]+/hint")
 _GAME_PATH = re.compile(r"(/api/games/)([^/]+)")
-_BODY_LIMIT = 64 * 1024  # what is read of a body for its labels; larger ones are refused anyway
+BODY_LIMIT = 64 * 1024  # what is read of a body for its labels; larger ones are refused anyway
 _WORD = re.compile(r"[a-z0-9_-]{1,40}")
 
 
@@ -73,13 +76,16 @@ def redact(path: str, query: str) -> str:
 
 def _json(raw: bytes) -> dict[str, Any]:
     try:
-        value = json.loads(raw)
-    except ValueError:
-        return {}
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        try:  # what only the standard parser reads (NaN, a byte-order mark)
+            value = json.loads(raw)
+        except ValueError:
+            return {}
     return value if isinstance(value, dict) else {}
 
 
-def _gunzip(data: bytes) -> bytes:
+def gunzip(data: bytes) -> bytes:
     try:
         return zlib.decompress(data, 16 + zlib.MAX_WBITS)
     except zlib.error:
@@ -92,108 +98,73 @@ def _label(value: object) -> str:
     return value if isinstance(value, str) and _WORD.fullmatch(value) else "other"
 
 
-class Telemetry:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+_per_route: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        method: str = scope["method"]
-        path: str = scope["path"]
-        post = method == "POST"
-        kind = (
-            "create"
-            if post and _CREATE.fullmatch(path)
-            else "action"
-            if post and _ACTION.fullmatch(path)
-            else "hint"
-            if post and _HINT.fullmatch(path)
-            else ""
-        )
-        request_body = bytearray()
-        answer_body = bytearray()
-        status = 500
-        size = 0
-        gzipped = False
 
-        async def receive_copy() -> Message:
-            message = await receive()
-            if message["type"] == "http.request" and len(request_body) < _BODY_LIMIT:
-                request_body.extend(message.get("body", b""))
-            return message
+def request_done(method: str, route: str, status: int, seconds: float) -> None:
+    """One more request answered, and its latency, by method and route."""
+    key = (method, route, status)
+    metrics = _per_route.get(key)
+    if metrics is None:
+        # the labelled series, found once (routes, methods and statuses are few)
+        metrics = REQUESTS.labels(method, route, str(status)), LATENCY.labels(method, route)
+        if len(_per_route) > 10_000:  # (any method a client sends is a label)
+            _per_route.clear()
+        _per_route[key] = metrics
+    metrics[0].inc()
+    metrics[1].observe(seconds)
 
-        async def send_copy(message: Message) -> None:
-            nonlocal status, size, gzipped
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                gzipped = (b"content-encoding", b"gzip") in message.get("headers", [])
-            elif message["type"] == "http.response.body":
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if kind == "hint" and len(answer_body) < _BODY_LIMIT:
-                    answer_body.extend(chunk)
-            await send(message)
 
-        pool = scope["app"].state.hints if kind == "hint" else None
-        if pool is not None:
-            HINT_QUEUE.set(pool.submitted + 1)
-        try:
-            await self.app(
-                scope, receive_copy if kind in ("create", "action") else receive, send_copy
-            )
-        finally:
-            seconds = time.perf_counter() - start
-            route = getattr(scope.get("route"), "path", None) or "unmatched"
-            REQUESTS.labels(method, route, str(status)).inc()
-            LATENCY.labels(method, route).observe(seconds)
-            if kind:
-                answer = bytes(answer_body)
-                if gzipped:
-                    answer = _gunzip(answer)
-                self._count(kind, status, bytes(request_body), answer)
-            if pool is not None:
-                HINT_QUEUE.set(pool.submitted)
-            if access_log.isEnabledFor(logging.INFO):
-                self._log(scope, route, status, seconds, size)
+def request_kind(method: str, path: str) -> str:
+    """What a request is counted as beside its route: ``create``, ``action``,
+    ``hint`` or nothing."""
+    if method != "POST" or not path.startswith("/api/games"):
+        return ""
+    if _CREATE.fullmatch(path):
+        return "create"
+    if _ACTION.fullmatch(path):
+        return "action"
+    if _HINT.fullmatch(path):
+        return "hint"
+    return ""
 
-    @staticmethod
-    def _count(kind: str, status: int, request: bytes, answer: bytes) -> None:
-        if kind == "create":
-            if status == 201:
-                GAMES_CREATED.labels(_label(_json(request).get("variant") or "by-id")).inc()
-        elif kind == "action":
-            outcome = {200: "done", 409: "stale", 422: "refused"}.get(status, "error")
-            asked = _json(request).get("type")
-            # any JSON may stand there (a refused body): only a known name is a label
-            known = isinstance(asked, str) and asked in ACTION_TYPES
-            ACTIONS.labels(asked if known else "other", outcome).inc()
+
+def count(kind: str, status: int, request: bytes, answer: bytes) -> None:
+    """Games created, actions by type and outcome, hints by kind and outcome."""
+    if kind == "create":
+        if status == 201:
+            GAMES_CREATED.labels(_label(_json(request).get("variant") or "by-id")).inc()
+    elif kind == "action":
+        outcome = {200: "done", 409: "stale", 422: "refused"}.get(status, "error")
+        asked = _json(request).get("type")
+        # any JSON may stand there (a refused body): only a known name is a label
+        known = isinstance(asked, str) and asked in ACTION_TYPES
+        ACTIONS.labels(asked if known else "other", outcome).inc()
+    else:
+        body = _json(answer)
+        if status == 200:
+            HINTS.labels(_label(body.get("kind")), "answered").inc()
         else:
-            body = _json(answer)
-            if status == 200:
-                HINTS.labels(_label(body.get("kind")), "answered").inc()
-            else:
-                error = body.get("error")
-                code = error.get("code") if isinstance(error, dict) else None
-                HINTS.labels("none", _label(code) if code else str(status)).inc()
+            error = body.get("error")
+            code = error.get("code") if isinstance(error, dict) else None
+            HINTS.labels("none", _label(code) if code else str(status)).inc()
 
-    @staticmethod
-    def _log(scope: Scope, route: str, status: int, seconds: float, size: int) -> None:
-        query = scope.get("query_string", b"").decode("latin-1")
-        client = scope.get("client")
-        line = {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
-            "method": scope["method"],
-            "target": redact(scope["path"], query),
-            "route": route,
-            "status": status,
-            "ms": round(seconds * 1000, 1),
-            "bytes": size,
-            "client": client[0] if client else None,
-        }
-        access_log.info(json.dumps(line, separators=(",", ":")))
+
+def log(scope: Scope, route: str, status: int, seconds: float, size: int) -> None:
+    """One access-log line: the request's target with game ids hashed."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    client = scope.get("client")
+    line = {
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
+        "method": scope["method"],
+        "target": redact(scope["path"], query),
+        "route": route,
+        "status": status,
+        "ms": round(seconds * 1000, 1),
+        "bytes": size,
+        "client": client[0] if client else None,
+    }
+    access_log.info(json.dumps(line, separators=(",", ":")))
 
 
 def log_config(access: bool) -> dict[str, Any]:
