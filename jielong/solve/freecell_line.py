@@ -14,6 +14,7 @@ from jielong.solve.result import SolverError
 
 _T = tuple(tableau(i) for i in range(8))
 _C = tuple(cell(i) for i in range(4))
+_NONE = 255
 
 
 def run_moves(
@@ -40,48 +41,115 @@ def run_moves(
     )
 
 
-def foundation_slot(rules: FreeCell, pos: FreeCellPosition, card: int) -> int:
-    """The foundation slot that takes ``card`` now (the first, where any would)."""
-    if rules.by_suit:
+class Board:
+    """A real position in bytes (an empty free cell reads 255) and a list of
+    foundation tops (-1 for none), to turn a line's steps into moves without
+    making a position for each move."""
+
+    def __init__(self, pos: FreeCellPosition) -> None:
+        self.cols = [bytearray(col) for col in pos.tableau]
+        self.cells = bytearray(_NONE if c is None else c for c in pos.cells)
+        self.found = [-1 if f is None else int(f) for f in pos.foundations]
+
+    def play(self, move: Move) -> None:
+        """Play a single-card move (one the rules allow: they judge the line)."""
+        src, dst = move.src, move.dst
+        if src.kind == "tableau":
+            card = self.cols[src.index].pop()
+        else:
+            card = self.cells[src.index]
+            self.cells[src.index] = _NONE
+        if dst.kind == "tableau":
+            self.cols[dst.index].append(card)
+        elif dst.kind == "cell":
+            self.cells[dst.index] = card
+        else:
+            self.found[dst.index] = card
+
+    def key(self) -> bytes:
+        """Equal for equal tableaus and free cells: along one line, equal
+        positions (the cards at home are the rest, and go there for good)."""
+        return bytes(self.cells) + b"\xff".join(self.cols)
+
+
+def _slot(by_suit: bool, found: Sequence[int], card: int) -> int:
+    if by_suit:
         return card & 3
-    for i, top in enumerate(pos.foundations):
-        if (top is None and card < 4) or (top is not None and top + 4 == card):
+    for i, top in enumerate(found):
+        if (top < 0 and card < 4) or (top >= 0 and top + 4 == card):
             return i
     raise SolverError(f"no foundation takes card {card}")
 
 
-def step_moves(rules: FreeCell, pos: FreeCellPosition, step: Step) -> list[Move]:
-    """The single-card moves of one search step on the real position."""
+def foundation_slot(rules: FreeCell, pos: FreeCellPosition, card: int) -> int:
+    """The foundation slot that takes ``card`` now (the first, where any would)."""
+    return _slot(rules.by_suit, [-1 if f is None else int(f) for f in pos.foundations], card)
+
+
+def _step_moves(by_suit: bool, board: Board, step: Step) -> list[Move]:
     card, kind, target, k = step
     src: Pile | None = None
-    for i, c in enumerate(pos.cells):
-        if c == card:
+    cells = board.cells
+    for i in range(len(cells)):
+        if cells[i] == card:
             src = _C[i]
-    for i, col in enumerate(pos.tableau):
+    for i, col in enumerate(board.cols):
         if len(col) >= k and col[-k] == card:
             src = _T[i]
     if src is None:
         raise SolverError(f"card {card} is not where the line expects it")
     if kind == "f":
-        return [Move(src, foundation(foundation_slot(rules, pos, card)))]
-    free = [i for i, c in enumerate(pos.cells) if c is None]
+        return [Move(src, foundation(_slot(by_suit, board.found, card)))]
+    free = [i for i in range(len(cells)) if cells[i] == _NONE]
     if kind == "c":
         return [Move(src, _C[free[0]])]
     if kind == "e":
-        dst = next(i for i, col in enumerate(pos.tableau) if not col)
+        dst = next(i for i, col in enumerate(board.cols) if not col)
     else:
-        dst = next(i for i, col in enumerate(pos.tableau) if col and col[-1] == target)
-    empties = [i for i, col in enumerate(pos.tableau) if not col and i != dst and _T[i] != src]
+        dst = next(i for i, col in enumerate(board.cols) if col and col[-1] == target)
+    empties = [i for i, col in enumerate(board.cols) if not col and i != dst and _T[i] != src]
     return run_moves(k, src, dst, free, empties)
 
 
+def step_moves(rules: FreeCell, pos: FreeCellPosition, step: Step) -> list[Move]:
+    """The single-card moves of one search step on the real position."""
+    return _step_moves(rules.by_suit, Board(pos), step)
+
+
 def steps_to_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) -> list[Move]:
+    board = Board(pos)
     moves: list[Move] = []
     for step in steps:
-        for m in step_moves(rules, pos, step):
-            pos = rules.play(pos, m)
+        for m in _step_moves(rules.by_suit, board, step):
+            board.play(m)
             moves.append(m)
     return moves
+
+
+def line_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) -> list[Move]:
+    """The search's steps as single-card moves on the real position, every
+    stretch that comes back to a position already seen cut out (as
+    :func:`remove_loops`).  The rules judge the line afterwards
+    (:func:`replay_check`)."""
+    board = Board(pos)
+    seen = {board.key(): 0}
+    keys = [board.key()]
+    out: list[Move] = []
+    for step in steps:
+        for m in _step_moves(rules.by_suit, board, step):
+            board.play(m)
+            key = board.key()
+            cut = seen.get(key, -1)
+            if cut >= 0:
+                for k in keys[cut + 1 :]:
+                    del seen[k]
+                del out[cut:]
+                del keys[cut + 1 :]
+                continue
+            out.append(m)
+            keys.append(key)
+            seen[key] = len(out)
+    return out
 
 
 def replay_check(rules: Any, pos: Any, moves: Sequence[Move]) -> bool:
@@ -98,22 +166,11 @@ def replay_check(rules: Any, pos: Any, moves: Sequence[Move]) -> bool:
 
 def remove_loops(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> list[Move]:
     """Cut every stretch of a line that comes back to a position already seen."""
-    return _cut_loops(rules, pos, moves, [])
-
-
-def _cut_loops(
-    rules: FreeCell,
-    pos: FreeCellPosition,
-    moves: Sequence[Move],
-    after: list[FreeCellPosition],
-) -> list[Move]:
-    """:func:`remove_loops`, given the positions after the moves as far as
-    they are known (the rest are played)."""
     seen: dict[FreeCellPosition, int] = {pos: 0}
     out: list[Move] = []
     positions = [pos]
-    for i, m in enumerate(moves):
-        pos = after[i] if i < len(after) else rules.play(positions[-1], m)
+    for m in moves:
+        pos = rules.play(positions[-1], m)
         if pos in seen:
             cut = seen[pos]
             for p in positions[cut + 1 :]:
@@ -125,20 +182,6 @@ def _cut_loops(
         positions.append(pos)
         seen[pos] = len(out)
     return out
-
-
-def line_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) -> list[Move]:
-    """The search's steps as single-card moves on the real position, loops
-    cut (:func:`steps_to_moves` and :func:`remove_loops` in one pass)."""
-    moves: list[Move] = []
-    after: list[FreeCellPosition] = []
-    start = pos
-    for step in steps:
-        for m in step_moves(rules, pos, step):
-            pos = rules.play(pos, m)
-            moves.append(m)
-            after.append(pos)
-    return _cut_loops(rules, start, moves, after)
 
 
 def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> int:
