@@ -613,6 +613,28 @@ def test_no_progress_bar_offers_its_exits(page: Any, server: Server, device: str
     bar.wait_for(state="detached")
 
 
+def test_a_hint_that_could_only_go_round_says_so(page: Any, server: Server, device: str) -> None:
+    if device == "phone":
+        pytest.skip("the hint bars are checked at desktop size")
+    body = {"variant": "klondike-1", "position": stuck_klondike(waste="3S")}
+    status, state = server.api("POST", "/api/games", body)
+    assert status == 201, state
+    # turn the waste over and back twice: both positions come up twice
+    for _ in range(4):
+        status, state = server.api(
+            "POST",
+            f"/api/games/{state['id']}/actions",
+            {"type": "draw", "version": state["version"]},
+        )
+        assert status == 200, state
+    open_game(page, f"/play/klondike-1?game={state['id']}")
+    page.keyboard.press("h")
+    bar = page.locator("#hintbar .bar.warn")
+    bar.wait_for(timeout=20_000)
+    assert t("hint.exhausted") in bar.inner_text()
+    assert page.locator(".ghost").count() == 0  # no move shown on the table
+
+
 def test_daily_deal_is_kept_apart_and_resumed(page: Any, server: Server, device: str) -> None:
     if device == "phone":
         pytest.skip("the daily deal is checked at desktop size")
