@@ -136,8 +136,13 @@ def record(game: Game, fcs: bool, http: bool) -> dict[str, Any]:
 def report(rows: list[dict[str, Any]]) -> str:
     """One block per (variant, Freecell Solver, HTTP) of the rows."""
     groups: dict[tuple[str, bool, bool], list[dict[str, Any]]] = {}
+    played = set()
     for row in rows:
-        groups.setdefault((row["variant"], row["fcsolve"], row["http"]), []).append(row)
+        key = (row["variant"], row["fcsolve"], row["http"])
+        if (*key, row["deal"]) in played:
+            continue  # a deal played again (the same game: hints are reproducible)
+        played.add((*key, row["deal"]))
+        groups.setdefault(key, []).append(row)
     out = []
     for (variant, fcs, http), games in sorted(groups.items()):
         n = len(games)
@@ -235,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out and args.out.exists():
         for line in args.out.read_text().splitlines():
             row = json.loads(line)
-            if row["fcsolve"] == fcs and row["http"] == args.http:
+            uses_fcs = fcs and "klondike" not in row["variant"]
+            if row["fcsolve"] == uses_fcs and row["http"] == args.http:
                 done.add((row["variant"], row["deal"]))
     rows: list[dict[str, Any]] = []
     server = None
