@@ -129,10 +129,10 @@ async def load(port: int, clients: int, warmup: float, seconds: float) -> dict[s
     }
 
 
-def _cpu_seconds(session: int) -> float:
-    """User + system CPU time of the live processes of a session (the server
-    and its worker processes; Linux)."""
-    return _cpu_of(lambda pid, ppid, sid: sid == session)
+def _cpu_seconds(session: int, system_only: bool = False) -> float:
+    """User + system CPU time (or the system's alone) of the live processes
+    of a session (the server and its worker processes; Linux)."""
+    return _cpu_of(lambda pid, ppid, sid: sid == session, system_only)
 
 
 def _database_cpu_seconds(postmaster: int | None) -> float:
@@ -143,7 +143,7 @@ def _database_cpu_seconds(postmaster: int | None) -> float:
     return _cpu_of(lambda pid, ppid, sid: postmaster in (pid, ppid))
 
 
-def _cpu_of(chosen: Any) -> float:
+def _cpu_of(chosen: Any, system_only: bool = False) -> float:
     ticks = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -151,7 +151,7 @@ def _cpu_of(chosen: Any) -> float:
         except OSError:
             continue  # the process ended meanwhile
         if chosen(int(stat.parent.name), int(fields[1]), int(fields[3])):
-            ticks += int(fields[11]) + int(fields[12])
+            ticks += int(fields[12]) + (0 if system_only else int(fields[11]))
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
@@ -169,9 +169,11 @@ def run(
     env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     with ServerProcess(database, *server_args, env=env, cwd=tree) as server:
         cpu_before, own_before = _cpu_seconds(server.pid), time.process_time()
+        system_before = _cpu_seconds(server.pid, system_only=True)
         db_before = _database_cpu_seconds(postmaster)
         figures = asyncio.run(load(server.port, args.clients, args.warmup, args.seconds))
         server_cpu = _cpu_seconds(server.pid) - cpu_before
+        system_cpu = _cpu_seconds(server.pid, system_only=True) - system_before
         own_cpu = time.process_time() - own_before
         db_cpu = _database_cpu_seconds(postmaster) - db_before
     database_cpu = ""
@@ -182,7 +184,8 @@ def run(
         f"{figures['actions']} actions in {figures['seconds']:.1f} s = "
         f"{figures['rate']:.0f} actions/s, p50 {figures['p50_ms']:.1f} ms, "
         f"p99 {figures['p99_ms']:.1f} ms, non-200 answers {figures['errors']}; "
-        f"CPU per action: server {server_cpu / figures['actions'] * 1000:.2f} ms, "
+        f"CPU per action: server {server_cpu / figures['actions'] * 1000:.2f} ms "
+        f"(of which system {system_cpu / figures['actions'] * 1000:.2f} ms), "
         f"{database_cpu}load generator {own_cpu / figures['actions'] * 1000:.2f} ms "
         "(warm-up included)",
         flush=True,
