@@ -18,6 +18,7 @@ from jielong.web.gamestate import load_game, store_of
 from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
 from jielong.web.limits import client_address
+from jielong.web.schema import GameId, error_responses
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -26,8 +27,13 @@ router = APIRouter(prefix="/api", tags=["games"])
 ANALYSIS_SECONDS = 4.0
 
 
-@router.get("/games/{game_id}/position", summary="The current position as text and as a link")
-def position(game_id: str, request: Request) -> dict[str, object]:
+@router.get(
+    "/games/{game_id}/position",
+    summary="The current position as text and as a link",
+    responses=error_responses(404, 503),
+    operation_id="position",
+)
+def position(game_id: GameId, request: Request) -> dict[str, object]:
     record = load_game(store_of(request), game_id)
     session = record.session
     pos, variant = session.position, session.variant.id
@@ -77,8 +83,13 @@ def analyse(variant_id: str, position: Position, seconds: float) -> dict[str, ob
     }
 
 
-@router.get("/games/{game_id}/analysis", summary="The solvers' verdict on the current position")
-async def analysis(game_id: str, request: Request) -> dict[str, object]:
+@router.get(
+    "/games/{game_id}/analysis",
+    summary="The solvers' verdict on the current position",
+    responses=error_responses(404, 429, 503),
+    operation_id="analysis",
+)
+async def analysis(game_id: GameId, request: Request) -> dict[str, object]:
     store = store_of(request)
     record = await run_in_threadpool(load_game, store, game_id)
     session = record.session

@@ -12,7 +12,7 @@ from jielong.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.costly import daily_deal_for
 from jielong.web.errors import parse_date, variant_or_error
-from jielong.web.schema import DATE_PATTERN, VARIANT_IDS
+from jielong.web.schema import VARIANT_IDS, error_responses
 from jielong.web.statsview import player_stats
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
@@ -39,7 +39,11 @@ def variants() -> dict[str, object]:
     return {"variants": out}
 
 
-@router.get("/deals/{variant}", summary="Browse deal numbers, with the unsolvable ones marked")
+@router.get(
+    "/deals/{variant}",
+    summary="Browse deal numbers, with the unsolvable ones marked",
+    responses=error_responses(422),
+)
 def deals(
     variant: Annotated[str, Path(json_schema_extra={"enum": VARIANT_IDS})],
     start: Annotated[int, Query(ge=1, le=CATALOGUE_SIZE)] = 1,
@@ -57,7 +61,11 @@ def deals(
     }
 
 
-@router.get("/daily/{variant}", summary="The daily deal of a UTC date (default today)")
+@router.get(
+    "/daily/{variant}",
+    summary="The daily deal of a UTC date (default today)",
+    responses=error_responses(422, 429, 503),
+)
 def daily(
     variant: Annotated[str, Path(json_schema_extra={"enum": VARIANT_IDS})],
     request: Request,
@@ -66,7 +74,8 @@ def daily(
         Query(
             max_length=32,
             description="YYYY-MM-DD (UTC), up to a year either side of today",
-            json_schema_extra={"format": "date", "pattern": DATE_PATTERN},
+            # the pattern of the dates served today goes in when the document is made
+            json_schema_extra={"format": "date"},
         ),
     ] = None,
 ) -> dict[str, object]:
@@ -81,7 +90,7 @@ def daily(
     }
 
 
-@router.get("/stats", summary="The player's statistics per variant")
+@router.get("/stats", summary="The player's statistics per variant", responses=error_responses(503))
 async def stats(request: Request) -> dict[str, object]:
     """Games, wins, best time and moves, current and best streak, and the
     latest results (``recent``, oldest first) per variant."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.concurrency import run_in_threadpool
 
 from jielong.catalogue import (
@@ -14,9 +14,8 @@ from jielong.catalogue import (
     random_deal,
 )
 from jielong.rules.core import InvalidMoveError, Move, Pile, PositionParseError
-from jielong.rules.variants import get_variant
+from jielong.rules.variants import VARIANTS, get_variant
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
-from jielong.shuffles import DealError
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.costly import costly, daily_deal_for
 from jielong.web.errors import ApiError, check_variant, deal_number, parse_date, pool_refusals
@@ -26,66 +25,63 @@ from jielong.web.growth import CreationLimit
 from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintCancelled, HintPool
 from jielong.web.limits import client_address
+from jielong.web.patterns import deal_id_pattern, matches
 from jielong.web.responses import JSONResponse
-from jielong.web.schema import DATE_PATTERN, DEAL_ID_PATTERN, VARIANT_IDS, WholeNumber
+from jielong.web.schema import (
+    ACTION_TYPES,
+    MAX_POSITION_CHARS,
+    Count,
+    GameId,
+    GameState,
+    Version,
+    WholeNumber,
+    error_responses,
+    game_responses,
+)
 from jielong.web.winnable import WinnableDeals, WinnablePool
 
 router = APIRouter(prefix="/api", tags=["games"])
 
-MAX_VERSION = 2**31 - 1
-
-Version = Annotated[WholeNumber, Field(ge=0, le=MAX_VERSION)]
-
 
 class GameCreate(BaseModel):
-    """One of: ``variant`` + ``deal``; ``deal_id``; ``variant`` + ``daily``
-    (+ ``date``); ``variant`` alone (a random deal), with ``winnable`` for a
-    random deal known to be winnable; ``variant`` + ``position`` (a custom
-    position, not counted in statistics)."""
+    """One kind of new game: ``variant`` alone (a random deal, ``winnable``
+    for one the solver has won); ``variant`` + ``deal``; ``deal_id``;
+    ``variant`` + ``daily`` (+ ``date``); ``variant`` + ``position`` (a custom
+    position, not counted in statistics).  A field given belongs to its kind
+    and has a value (null, ``daily: false`` or a field of another kind is
+    refused): the OpenAPI document states the same one-of rule."""
 
-    variant: str | None = Field(None, max_length=64, json_schema_extra={"enum": VARIANT_IDS})
-    deal: StrictInt | Annotated[str, Field(max_length=40)] | None = Field(
-        None, description="a number, or its ASCII digits as typed in a deal box"
-    )
-    # the pattern documents; a deal id that breaks it answers 422 bad_deal_id
-    deal_id: str | None = Field(None, max_length=64, json_schema_extra={"pattern": DEAL_ID_PATTERN})
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str | None = Field(None, max_length=64)
+    deal: WholeNumber | Annotated[str, Field(max_length=40)] | None = None
+    deal_id: str | None = Field(None, max_length=64)
     daily: StrictBool = False
-    date: str | None = Field(
-        None,
-        max_length=32,
-        description="YYYY-MM-DD (UTC), up to a year either side of today",
-        json_schema_extra={"format": "date", "pattern": DATE_PATTERN},
-    )
-    position: str | None = Field(None, max_length=20_000)
-    winnable: StrictBool = Field(
-        False,
-        description="a random deal the solver has won (Klondike); FreeCell's "
-        "random deals are all solvable already",
-    )
+    date: str | None = Field(None, max_length=32)
+    position: str | None = Field(None, max_length=MAX_POSITION_CHARS)
+    winnable: StrictBool = False
 
 
 class MoveStep(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
     from_: str = Field(alias="from", max_length=32)
     to: str = Field(max_length=32)
-    count: Annotated[WholeNumber, Field(ge=1, le=52)] = 1
+    count: Count = 1
 
 
 class Action(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+    """A move with its piles (and ``steps`` for a run), or another type of
+    action with nothing beside its type and version."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
     version: Version
-    type: Literal["move", "draw", "undo", "restart", "autocomplete_step", "autocollect"]
+    type: ACTION_TYPES
     from_: str | None = Field(None, alias="from", max_length=32)
     to: str | None = Field(None, max_length=32)
-    count: Annotated[WholeNumber, Field(ge=1, le=52)] = 1
-    steps: list[MoveStep] | None = Field(
-        None,
-        max_length=MAX_RUN_STEPS,
-        description="with a run move: the single-card moves that carry it, as a hint "
-        "of a variant whose hint plays on a second click gives them",
-    )
+    count: Count = 1
+    steps: list[MoveStep] | None = Field(None, max_length=MAX_RUN_STEPS)
 
 
 class ClockReport(BaseModel):
@@ -131,69 +127,109 @@ def _winnable_deal(request: Request, variant: str) -> int:
     return number
 
 
+_KINDS = ("deal_id", "deal", "daily", "position")
+
+
+def _refuse_field(name: str) -> ApiError:
+    field = "from" if name == "from_" else name
+    return ApiError(422, "invalid_request", {"detail": field}, details={"field": field})
+
+
+def _given(body: BaseModel) -> set[str]:
+    """The fields the body gives, each with a value (null is not one)."""
+    given = body.model_fields_set
+    for name in sorted(given):
+        if getattr(body, name) is None:
+            raise _refuse_field(name)
+    return given
+
+
+def _kind(body: GameCreate) -> str | None:
+    """Which kind of new game the body asks for (``None``: a random deal), or
+    the refusal of a body that mixes kinds."""
+    given = _given(body)
+    if "daily" in given and not body.daily:
+        raise _refuse_field("daily")  # no daily deal: leave the field out
+    chosen = [name for name in _KINDS if name in given]
+    if "winnable" in given and chosen:
+        if not body.winnable:
+            raise _refuse_field("winnable")
+        raise ApiError(
+            422,
+            "winnable_with_deal",
+            {"fields": ", ".join(chosen)},
+            details={"field": "winnable", "conflicts": chosen},
+        )
+    if len(chosen) > 1:
+        raise ApiError(
+            422, "invalid_request", {"detail": ", ".join(chosen)}, details={"field": chosen[-1]}
+        )
+    if "date" in given and chosen != ["daily"]:
+        raise _refuse_field("date")
+    return chosen[0] if chosen else None
+
+
+def _by_deal_id(body: GameCreate) -> Session:
+    text = body.deal_id or ""
+    if not any(matches(deal_id_pattern(v), text) for v in VARIANTS):
+        raise ApiError(422, "bad_deal_id", {"deal_id": text})
+    deal_id = DealId.parse(text)
+    if body.variant is not None and body.variant != deal_id.variant:
+        raise ApiError(422, "bad_deal_id", {"deal_id": text})
+    return Session(deal_id.variant, deal=deal_id.number)
+
+
+def _from_position(variant: str, text: str) -> Session:
+    try:
+        session = Session(variant, start_text=text)
+    except PositionParseError as e:
+        raise position_error(e) from None
+    except ValueError as e:
+        raise ApiError(422, "bad_position", {"detail": str(e)}) from None
+    if session.is_won():
+        # nothing left to play, and a win that was never played
+        raise ApiError(
+            422,
+            "bad_position",
+            {"detail": "the position is already won", "reason": "won"},
+            details={"position_error": {"code": "won"}},
+        )
+    return session
+
+
 def _new_session(
     body: GameCreate, store: Store, player: str, request: Request
 ) -> tuple[Session, GameRecord | None]:
     """The session to create, or the player's own game of a daily deal."""
-    if body.winnable:
-        chosen = [
-            name
-            for name, given in (
-                ("deal", body.deal is not None),
-                ("deal_id", body.deal_id is not None),
-                ("position", body.position is not None),
-                ("daily", body.daily),
-            )
-            if given
-        ]
-        if chosen:
-            raise ApiError(
-                422,
-                "winnable_with_deal",
-                {"fields": ", ".join(chosen)},
-                details={"field": "winnable", "conflicts": chosen},
-            )
-    if body.deal_id is not None:
-        try:
-            deal_id = DealId.parse(body.deal_id)
-        except DealError:
-            raise ApiError(422, "bad_deal_id", {"deal_id": body.deal_id}) from None
-        if body.variant is not None and body.variant != deal_id.variant:
-            raise ApiError(422, "bad_deal_id", {"deal_id": body.deal_id})
-        return Session(deal_id.variant, deal=deal_id.number), None
+    kind = _kind(body)
+    if kind == "deal_id":
+        return _by_deal_id(body), None
     variant = check_variant(body.variant)
-    if body.position is not None:
-        if body.deal is not None or body.daily:
-            raise ApiError(422, "invalid_request", {"detail": "position with deal or daily"})
-        try:
-            session = Session(variant, start_text=body.position)
-        except PositionParseError as e:
-            raise position_error(e) from None
-        except ValueError as e:
-            raise ApiError(422, "bad_position", {"detail": str(e)}) from None
-        if session.is_won():
-            # nothing left to play, and a win that was never played
-            raise ApiError(
-                422,
-                "bad_position",
-                {"detail": "the position is already won", "reason": "won"},
-                details={"position_error": {"code": "won"}},
-            )
-        return session, None
-    if body.daily:
+    if kind == "position":
+        return _from_position(variant, body.position or ""), None
+    if kind == "daily":
         date = parse_date(body.date)
         existing = store.find_daily(player, variant, date)
         if existing is not None:
             return existing.session, existing
         return Session(variant, deal=daily_deal_for(request, variant, date), daily=date), None
-    if body.deal is not None:
+    if kind == "deal" and body.deal is not None:
         return Session(variant, deal=deal_number(variant, body.deal)), None
     if body.winnable:
         return Session(variant, deal=_winnable_deal(request, variant)), None
     return Session(variant, deal=random_deal(variant)), None
 
 
-@router.post("/games", status_code=201, summary="Start a game (or resume today's daily game)")
+@router.post(
+    "/games",
+    status_code=201,
+    summary="Start a game (or resume today's daily game)",
+    responses={
+        **game_responses(201, 400, 413, 422, 429, 503),
+        200: {"model": GameState, "description": "The player's own game of that daily deal"},
+    },
+    operation_id="create_game",
+)
 def create_game(body: GameCreate, request: Request) -> JSONResponse:
     store = store_of(request)
     player: str = request.state.player
@@ -216,18 +252,24 @@ def create_game(body: GameCreate, request: Request) -> JSONResponse:
     return JSONResponse(game_state(record, request), status_code=201)
 
 
-@router.get("/games/{game_id}", summary="A game's state")
-def read_game(game_id: str, request: Request) -> JSONResponse:
+@router.get(
+    "/games/{game_id}",
+    summary="A game's state",
+    responses=game_responses(200, 404, 503),
+    operation_id="read_game",
+)
+def read_game(game_id: GameId, request: Request) -> JSONResponse:
     return JSONResponse(game_state(load_game(store_of(request), game_id), request))
 
 
-def act(game_id: str, body: Action, request: Request) -> JSONResponse:
+def act(game_id: GameId, body: Action, request: Request) -> JSONResponse:
     store = store_of(request)
     record = load_game(store, game_id)
     if record.version != body.version:
         raise _stale(record, request)
     move = None
     steps: list[Move] | None = None
+    given = _given(body)
     if body.type == "move":
         if body.from_ is None or body.to is None:
             raise ApiError(422, "invalid_request", {"detail": "from, to"})
@@ -237,8 +279,11 @@ def act(game_id: str, body: Action, request: Request) -> JSONResponse:
                 steps = [Move(Pile.parse(m.from_), Pile.parse(m.to), m.count) for m in body.steps]
         except InvalidMoveError as e:
             raise ApiError(422, "invalid_request", {"detail": str(e)}) from None
-    elif body.steps is not None:
-        raise ApiError(422, "invalid_request", {"detail": "steps"})
+    else:
+        # the other actions take nothing beside their type and version
+        extra = sorted(given - {"version", "type"})
+        if extra:
+            raise _refuse_field(extra[0])
     try:
         record.session.act(body.type, move, steps=steps)
     except ActionError as e:
@@ -261,6 +306,10 @@ router.add_api_route(
     act,
     methods=["POST"],
     summary="Act on a game: move, draw, undo, ...",
+    # a well-formed action the position does not allow is 422 with its code
+    # (illegal_move, nothing_to_undo, ...) and the game is left as it was
+    responses=game_responses(200, 400, 404, 409, 413, 422, 503),
+    operation_id="act",
     route_class_override=JsonBodyRoute,
 )
 _added = router.routes[-1]
@@ -270,8 +319,13 @@ ACTION_ROUTE: JsonBodyRoute = _added
 """Dispatched straight from the site's request layer (:mod:`jielong.web.site`)."""
 
 
-@router.post("/games/{game_id}/clock", summary="Pause or resume the clock (tab visibility)")
-def clock(game_id: str, body: ClockReport, request: Request) -> JSONResponse:
+@router.post(
+    "/games/{game_id}/clock",
+    summary="Pause or resume the clock (tab visibility)",
+    responses=game_responses(200, 400, 404, 413, 422, 503),
+    operation_id="clock",
+)
+def clock(game_id: GameId, body: ClockReport, request: Request) -> JSONResponse:
     store = store_of(request)
     for _ in range(5):
         record = load_game(store, game_id)
@@ -282,8 +336,13 @@ def clock(game_id: str, body: ClockReport, request: Request) -> JSONResponse:
     return JSONResponse(game_state(load_game(store, game_id), request))
 
 
-@router.post("/games/{game_id}/hint", summary="A hint for the game's current version")
-async def hint(game_id: str, body: HintRequest, request: Request) -> dict[str, object]:
+@router.post(
+    "/games/{game_id}/hint",
+    summary="A hint for the game's current version",
+    responses=error_responses(400, 404, 409, 413, 422, 429, 503),
+    operation_id="hint",
+)
+async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str, object]:
     store = store_of(request)
     record = await run_in_threadpool(load_game, store, game_id)
     if record.version != body.version:

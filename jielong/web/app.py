@@ -42,7 +42,7 @@ from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
 from jielong.web.limits import limit_repeated_logs
 from jielong.web.responses import JSONResponse
-from jielong.web.schema import ERROR_RESPONSES
+from jielong.web.schema import DocumentedApp
 from jielong.web.security import PlayerIds, player_key
 from jielong.web.site import Site
 from jielong.web.winnable import WinnableDeals, WinnablePool
@@ -128,7 +128,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             winnable.stop()
             pool.shutdown()
 
-    app = FastAPI(
+    app = DocumentedApp(
         default_response_class=JSONResponse,
         title="jielong",
         summary="Klondike and FreeCell: games, moves, hints and statistics.",
@@ -136,7 +136,6 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         lifespan=lifespan,
         docs_url="/docs" if settings.docs else None,
         redoc_url=None,
-        responses=ERROR_RESPONSES,
         # the site keeps its own metrics (jielong.web.telemetry); the
         # framework's tracing would cost a check on every request
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},

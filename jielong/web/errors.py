@@ -28,6 +28,7 @@ from jielong.shuffles import DealError
 from jielong.web.hintgate import HintRefused
 from jielong.web.hintpool import HintBusy, HintUnavailable
 from jielong.web.i18n import message, negotiate
+from jielong.web.patterns import deal_text, deal_text_pattern, matches
 from jielong.web.responses import JSONResponse
 
 DAILY_RANGE_DAYS = 366
@@ -116,6 +117,12 @@ def http_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def daily_range(today: dt.date) -> tuple[dt.date, dt.date]:
+    """The first and last dates whose daily deals are served."""
+    span = dt.timedelta(days=DAILY_RANGE_DAYS)
+    return today - span, today + span
+
+
 def parse_date(text: str | None) -> dt.date:
     """A daily deal's date: YYYY-MM-DD within :data:`DAILY_RANGE_DAYS` of
     today (a date far off would cost a solver run for nobody)."""
@@ -128,14 +135,13 @@ def parse_date(text: str | None) -> dt.date:
         date = dt.date.fromisoformat(text)
     except ValueError:
         raise ApiError(422, "bad_date", {"date": text}) from None
-    if abs((date - today).days) > DAILY_RANGE_DAYS:
-        first = (today - dt.timedelta(days=DAILY_RANGE_DAYS)).isoformat()
-        last = (today + dt.timedelta(days=DAILY_RANGE_DAYS)).isoformat()
+    first, last = daily_range(today)
+    if not first <= date <= last:
         raise ApiError(
             422,
             "date_out_of_range",
-            {"first": first, "last": last},
-            details={"first": first, "last": last},
+            {"first": first.isoformat(), "last": last.isoformat()},
+            details={"first": first.isoformat(), "last": last.isoformat()},
         )
     return date
 
@@ -144,9 +150,9 @@ def deal_number(variant: str, value: int | str) -> int:
     """The deal number asked for, or one answer for every wrong one (empty,
     not a whole number, out of range) that names the range."""
     number = value if isinstance(value, int) else None
-    text = value.strip() if isinstance(value, str) else ""
-    if text.isascii() and text.isdigit():
-        number = int(text)
+    # digits only, as the document's pattern says (no sign or zero first)
+    if isinstance(value, str) and matches(deal_text_pattern(variant), value):
+        number = int(deal_text(value))
     try:
         if number is None:
             raise DealError(value)
