@@ -5,16 +5,16 @@ counted by hand."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from jielong.rules.core import Move, Pile, cell, foundation, tableau
 from jielong.rules.freecell import FreeCell, FreeCellPosition
 from jielong.solve.freecell_state import Step
 from jielong.solve.result import SolverError
 
-_T = tuple(tableau(i) for i in range(8))
-_C = tuple(cell(i) for i in range(4))
-_NONE = 255
+_T: Final = tuple(tableau(i) for i in range(8))
+_C: Final = tuple(cell(i) for i in range(4))
+_NONE: Final = 255
 
 
 def run_moves(

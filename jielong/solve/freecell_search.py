@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from typing import Any
+from typing import Any, Final
 
 from jielong.rules.core import Move, Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition
@@ -26,11 +26,11 @@ from jielong.solve.freecell_state import (
 )
 from jielong.solve.result import SolverError, SolveResult
 
-_WON = 13 | 13 << 4 | 13 << 8 | 13 << 12
+_WON: Final = 13 | 13 << 4 | 13 << 8 | 13 << 12
 """Packed foundations of a won state."""
-_OFFSET = 64
+_OFFSET: Final = 64
 """Added to doubled priorities, which may be a little below zero."""
-_TIES = (1 << 32) - 1
+_TIES: Final = (1 << 32) - 1
 """Each heap entry is an int: its priority above 32 bits, its place in the
 tie order below (the state's number, or its complement for newest first)."""
 

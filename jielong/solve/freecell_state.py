@@ -6,8 +6,9 @@ Columns are numbered by a :class:`Columns` table as they first appear: the
 number of a column with one card more is found from the shorter one's and
 the card, of one card less from a list, so a successor's columns are known
 without building them.  A state is its key: its free cells as a 52-bit
-mask (bit ``c`` for card ``c``), then its eight column numbers sorted (empty
-columns first), which ignores the order of columns and cells and is exact:
+mask (bit ``c`` for card ``c``, stored as ``-1 - mask``), then its eight
+column numbers sorted (empty columns first), which ignores the order of
+columns and cells and is exact:
 equal keys are equal positions (the foundations follow from the cards left,
 and a search keeps them beside the key, packed four bits a suit).  So a
 successor already seen is dropped on its key alone, before anything else of
@@ -17,11 +18,12 @@ it is kept, and a state costs the search one tuple of ints.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from jielong.rules.core import FITS_ON, foundation_heights
 from jielong.rules.freecell import FreeCellPosition
 
-_OPPOSITE = ((1, 2), (0, 3), (0, 3), (1, 2))
+_OPPOSITE: Final = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 # A step of a found line, independent of pile indices: (card, kind, target, count)
 # with kind "f" foundation, "c" free cell, "e" empty column, "t" onto ``target``.
@@ -29,9 +31,10 @@ Step = tuple[int, str, int, int]
 State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, int, int, int]]
 """A position as columns of bytes, sorted free cells and foundation heights."""
 Key = tuple[int, ...]
-"""A state's key: its cells' mask, then its column numbers sorted."""
+"""A state's key: its cells' mask as ``-1 - mask``, then its column numbers
+sorted (see :func:`key_of`)."""
 
-_FITS = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
+_FITS: Final = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
 """``_FITS[card * 52 + target]``: the card may lie on the target in a column."""
 
 
@@ -135,8 +138,9 @@ def cells_mask(cells: Sequence[int]) -> int:
 
 
 def key_of(ids: Sequence[int], mask: int) -> Key:
-    s = sorted(ids)
-    return (mask, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
+    """The key of a state: its cells' mask as ``-1 - mask`` (so that it
+    sorts first), then its column numbers, all sorted."""
+    return tuple(sorted([-1 - mask, *ids]))
 
 
 def safe_home(card: int, found: Sequence[int]) -> bool:
@@ -232,7 +236,7 @@ def estimate_ids(table: Columns, key: Key, code: int, deep: bool) -> int:
         buried += buried_of[col]
         t = tables[col]
         depth += t[n0] + t[n1] + t[n2] + t[n3]
-    ncells = key[0].bit_count()
+    ncells = (-1 - key[0]).bit_count()
     return _score(52 - f0 - f1 - f2 - f3, ncells, buried, depth, empty, deep)
 
 
@@ -267,7 +271,7 @@ def _move(table: Columns, src: int, dst: int, k: int) -> tuple[int, int]:
     return src, dst
 
 
-KINDS = "fcet"
+KINDS: Final = "fcet"
 """The kinds of step, numbered in a step's code (see :func:`step_code`)."""
 
 
@@ -301,23 +305,24 @@ def _emit(
     seen: set[Key],
     out: Successors,
     nc: list[int],
-    mask: int,
     found: list[int],
     step: int,
     src: int,
 ) -> None:
-    """Add a successor unless its key was seen: the check comes right after
-    the automatic moves, before anything of the state is kept, since many
-    successors are duplicates.  The parent had no safe card left, and a move
-    other than to a foundation only exposes its source column's new end, so
+    """Add a successor (``nc`` laid out as a key, unsorted) unless its key
+    was seen: the check comes right after the automatic moves, before
+    anything of the state is kept, since many successors are duplicates.
+    The parent had no safe card left, and a move other than to a foundation
+    only exposes its source column's new end (at ``src`` in ``nc``), so
     only then is a full pass of automatic moves needed."""
-    if (step >> 6) & 3 == 0 or (src >= 0 and nc[src] and safe_home(table.top[nc[src]], found)):
+    if (step >> 6) & 3 == 0 or (src > 0 and nc[src] and safe_home(table.top[nc[src]], found)):
         found = list(found)
-        cells = cells_of(mask)
-        auto_home(table, nc, cells, found, None)
-        mask = cells_mask(cells)
+        cells = cells_of(-1 - nc[0])
+        cols = nc[1:]
+        auto_home(table, cols, cells, found, None)
+        nc = [-1 - cells_mask(cells), *cols]
     nc.sort()
-    ck = (mask, nc[0], nc[1], nc[2], nc[3], nc[4], nc[5], nc[6], nc[7])
+    ck = tuple(nc)  # copies the ints as they are (no unboxing and boxing)
     if ck in seen:
         return
     seen.add(ck)
@@ -331,22 +336,22 @@ def expand(
 ) -> None:
     """Put in ``out`` the successors of a state (after auto-moves) whose keys
     are not in ``seen``, in a fixed order, entering each key in ``seen`` at
-    once.  A key lists the columns in the order of their numbers, and so do
-    the states.  Macros move a whole run through free cells and empty
-    columns as one step."""
+    once.  The columns are taken in the order of the key.  Macros move a
+    whole run through free cells and empty columns as one step."""
     fits = _FITS
     top, runs, cards, under = table.top, table.run, table.cards, table.under
-    mask = key[0]
-    ids = [key[1], key[2], key[3], key[4], key[5], key[6], key[7], key[8]]
+    ids = list(key)  # the cells' code, then the columns from 1, empty ones first
+    mask = -1 - ids[0]
     found = unpack_found(code)
     cells = cells_of(mask)
     nfree = 4 - len(cells)
-    ne = 0
-    while ne < 8 and not ids[ne]:
-        ne += 1  # empty columns come first
+    e = 1
+    while e < 9 and not ids[e]:
+        e += 1
+    ne = e - 1  # empty columns, at 1..ne
     cap_card = (nfree + 1) << ne if macros else 1
     cap_empty = ((nfree + 1) << (ne - 1)) if macros and ne else (1 if ne else 0)
-    for i in range(ne, 8):
+    for i in range(e, 9):
         col = ids[i]
         t0 = top[col]
         if found[t0 & 3] == t0 >> 2:
@@ -354,11 +359,11 @@ def expand(
             nc[i] = under[col]
             nf = list(found)
             nf[t0 & 3] += 1
-            _emit(table, seen, out, nc, mask, nf, step_code(t0, 0, 0, 1), i)
+            _emit(table, seen, out, nc, nf, step_code(t0, 0, 0, 1), i)
         run = runs[col] if macros else 1
         rank = t0 >> 2
         body = cards[col]
-        for j in range(ne, 8):
+        for j in range(e, 9):
             if j == i:
                 continue
             target = ids[j]
@@ -371,32 +376,37 @@ def expand(
                     nc[j] = table.push(target, t0)
                 else:
                     nc[i], nc[j] = _move(table, col, target, k)
-                _emit(table, seen, out, nc, mask, found, step_code(body[-k], 3, t, k), i)
+                _emit(table, seen, out, nc, found, step_code(body[-k], 3, t, k), i)
         if ne and len(body) > 1:
             for k in range(1, min(run, cap_empty, len(body) - 1) + 1):
                 nc = ids.copy()
-                nc[i], nc[0] = _move(table, col, 0, k)
-                _emit(table, seen, out, nc, mask, found, step_code(body[-k], 2, 0, k), i)
+                nc[i], nc[1] = _move(table, col, 0, k)
+                _emit(table, seen, out, nc, found, step_code(body[-k], 2, 0, k), i)
         if nfree:
             nc = ids.copy()
             nc[i] = under[col]
-            _emit(table, seen, out, nc, mask | 1 << t0, found, step_code(t0, 1, 0, 1), i)
+            nc[0] = -1 - (mask | 1 << t0)
+            _emit(table, seen, out, nc, found, step_code(t0, 1, 0, 1), i)
     for c in cells:
-        rest = mask & ~(1 << c)
+        rest = -1 - (mask & ~(1 << c))
         if found[c & 3] == c >> 2:
+            nc = ids.copy()
+            nc[0] = rest
             nf = list(found)
             nf[c & 3] += 1
-            _emit(table, seen, out, ids.copy(), rest, nf, step_code(c, 0, 0, 1), -1)
-        for j in range(ne, 8):
+            _emit(table, seen, out, nc, nf, step_code(c, 0, 0, 1), -1)
+        for j in range(e, 9):
             target = ids[j]
             if fits[c * 52 + top[target]]:
                 nc = ids.copy()
+                nc[0] = rest
                 nc[j] = table.push(target, c)
-                _emit(table, seen, out, nc, rest, found, step_code(c, 3, top[target], 1), -1)
+                _emit(table, seen, out, nc, found, step_code(c, 3, top[target], 1), -1)
         if ne:
             nc = ids.copy()
-            nc[0] = table.push(0, c)
-            _emit(table, seen, out, nc, rest, found, step_code(c, 2, 0, 1), -1)
+            nc[0] = rest
+            nc[1] = table.push(0, c)
+            _emit(table, seen, out, nc, found, step_code(c, 2, 0, 1), -1)
 
 
 def apply_step(
