@@ -29,7 +29,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # a game being played
     ("jielong.session",),
     # persistence
-    ("jielong.store", "jielong.store_upgrade", "jielong.dbapi"),
+    ("jielong.store", "jielong.store_tables", "jielong.store_upgrade", "jielong.dbapi"),
     # the site
     ("jielong.web",),
     # the command line and the helpers of tests and benchmarks

@@ -16,15 +16,8 @@ import sqlalchemy as sa
 
 from jielong.rules.core import Move, Pile
 from jielong.session import Session, Step
-from jielong.store import (
-    StaleVersion,
-    Store,
-    game_steps,
-    games,
-    new_game_id,
-    normalise_url,
-    player_stats,
-)
+from jielong.store import StaleVersion, Store, new_game_id, normalise_url
+from jielong.store_tables import game_steps, games, player_stats
 
 KINGS = "Foundations: H-Q C-Q D-Q S-Q\nKH\nKC\nKD\nKS\n:\n:\n:\n:\n"
 

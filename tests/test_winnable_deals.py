@@ -18,7 +18,8 @@ from jielong.catalogue import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_d
 from jielong.rules.klondike import Klondike
 from jielong.rules.registry import rules_for
 from jielong.solve.klondike import find_win
-from jielong.store import Store, games
+from jielong.store import Store
+from jielong.store_tables import games
 from jielong.web.app import Settings, create_app
 from jielong.web.i18n import LANGUAGES, message
 from jielong.web.winnable import KLONDIKE_VARIANTS, WinnableDeals, WinnablePool
