@@ -11,6 +11,7 @@ import re
 
 from fastapi import Request
 
+from jielong.cards import DECK
 from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
 from jielong.rules.freecell import FreeCellPosition
 from jielong.rules.klondike import KlondikePosition
@@ -22,24 +23,29 @@ from jielong.web.winnable import WinnableDeals
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
+# every card's code by its index: a board names some fifty cards per answer
+_CODES = tuple(card.code() for card in DECK)
+
+
 def position_json(position: KlondikePosition | FreeCellPosition) -> dict[str, object]:
     """The position as the page draws it (Klondike: face-down cards counted,
     the stock's cards unnamed)."""
-    founds = [None if t is None else t.code() for t in position.foundations]
+    codes = _CODES
+    founds = [None if t is None else codes[t] for t in position.foundations]
     if isinstance(position, KlondikePosition):
         return {
             "tableau": [
-                {"down": h, "up": [c.code() for c in pile[h:]]}
+                {"down": h, "up": [codes[c] for c in pile[h:]]}
                 for pile, h in zip(position.tableau, position.hidden, strict=True)
             ],
             "foundations": founds,
             "stock": len(position.stock),
-            "waste": [c.code() for c in position.waste],
+            "waste": [codes[c] for c in position.waste],
         }
     return {
-        "tableau": [{"down": 0, "up": [c.code() for c in col]} for col in position.tableau],
+        "tableau": [{"down": 0, "up": [codes[c] for c in col]} for col in position.tableau],
         "foundations": founds,
-        "cells": [None if c is None else c.code() for c in position.cells],
+        "cells": [None if c is None else codes[c] for c in position.cells],
     }
 
 
