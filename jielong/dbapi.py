@@ -19,6 +19,7 @@ would have had alone.
 from __future__ import annotations
 
 import contextlib
+import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar, cast
@@ -49,7 +50,11 @@ class Connections:
         self.placeholder = "?" if self.sqlite else "%s"
         self._idle: list[DBAPIConnection] = []
         self._lock = threading.Lock()
-        self._slots = threading.BoundedSemaphore(limit)
+        # one token per connection that may be open: a queue in C, where
+        # threading's semaphore is Python code costing some microseconds a use
+        self._slots: queue.SimpleQueue[None] = queue.SimpleQueue()
+        for _ in range(limit):
+            self._slots.put(None)
         self._generation = 0
         sa.event.listen(engine, "engine_disposed", lambda _engine: self.close())
         self._errors: tuple[type[Exception], ...] = (
@@ -70,7 +75,8 @@ class Connections:
 
     @contextlib.contextmanager
     def cursor(self) -> Iterator[DBAPICursor]:
-        with self._slots:
+        self._slots.get()
+        try:
             with self._lock:
                 conn = self._idle.pop() if self._idle else None
                 generation = self._generation
@@ -89,6 +95,8 @@ class Connections:
                     self._idle.append(conn)
                     conn = None
             _close(conn)
+        finally:
+            self._slots.put(None)
 
     def close(self) -> None:
         """Close the idle connections; those in use close when they return."""
