@@ -4,7 +4,6 @@ exhaustive proof, and the portfolio in which they take turns (see
 
 from __future__ import annotations
 
-import heapq
 import time
 from typing import Any, Final
 
@@ -30,9 +29,51 @@ _WON: Final = 13 | 13 << 4 | 13 << 8 | 13 << 12
 """Packed foundations of a won state."""
 _OFFSET: Final = 64
 """Added to doubled priorities, which may be a little below zero."""
-_TIES: Final = (1 << 32) - 1
-"""Each heap entry is an int: its priority above 32 bits, its place in the
-tie order below (the state's number, or its complement for newest first)."""
+
+
+class Queue:
+    """The states waiting in a best-first search, by priority: priorities
+    are small ints, so a list of state numbers for each, read oldest first,
+    or newest first when ``lifo`` (the order a heap of (priority, number)
+    would give, without its comparisons)."""
+
+    def __init__(self, lifo: bool) -> None:
+        self.lifo = lifo
+        self.lists: list[list[int]] = []
+        self.heads: list[int] = []
+        """Where each list is read from, oldest first."""
+        self.low = 0
+        """No list below this one holds a state."""
+        self.size = 0
+
+    def push(self, priority: int, number: int) -> None:
+        lists = self.lists
+        priority = max(priority, 0)
+        while len(lists) <= priority:
+            lists.append([])
+            self.heads.append(0)
+        lists[priority].append(number)
+        self.low = min(self.low, priority)
+        self.size += 1
+
+    def pop(self) -> int:
+        """The next state's number (the queue is not empty)."""
+        lists, heads, low = self.lists, self.heads, self.low
+        while heads[low] >= len(lists[low]):
+            low += 1
+        self.low = low
+        self.size -= 1
+        waiting = lists[low]
+        if self.lifo:
+            return waiting.pop()
+        head = heads[low]
+        number = waiting[head]
+        if head + 1 == len(waiting):
+            waiting.clear()
+            heads[low] = 0
+        else:
+            heads[low] = head + 1
+        return number
 
 
 class Search:
@@ -80,27 +121,27 @@ class Search:
         self.found = [pack_found(found)]
         self.made = [0]
         self.links = [-1]
-        self.heap: list[int] = [_OFFSET << 32 | (_TIES if lifo else 0)]
+        self.queue = Queue(lifo)
+        self.queue.push(_OFFSET, 0)
         if sum(found) == 52:
-            self.status, self.steps, self.heap = "solved", self.steps0, []
+            self.status, self.steps, self.queue = "solved", self.steps0, Queue(lifo)
 
     def run(self, max_nodes: int | None = None, deadline: float | None = None) -> str:
         """Expand up to ``max_nodes`` more states (or until ``deadline`` on the
         monotonic clock): the status, ``unknown`` while the search may go on."""
         if self.status != "unknown":
             return self.status
-        heap, table, seen, macros = self.heap, self.table, self.seen, self.macros
+        queue, table, seen, macros = self.queue, self.table, self.seen, self.macros
         keys, founds, made, links = self.keys, self.found, self.made, self.links
-        deep, w2, lifo = self.deep, self.weight2, self.lifo
+        deep, w2 = self.deep, self.weight2
         out = Successors()
         stop = -1 if max_nodes is None else self.nodes + max_nodes
-        while heap:
+        while queue.size:
             if stop >= 0 and self.nodes >= stop:
                 return "unknown"
             if deadline is not None and self.nodes & 255 == 0 and time.monotonic() > deadline:
                 return "unknown"
-            ties = heapq.heappop(heap) & _TIES
-            number = _TIES - ties if lifo else ties
+            number = queue.pop()
             self.nodes += 1
             out.clear()
             expand(table, seen, macros, keys[number], founds[number], out)
@@ -118,8 +159,7 @@ class Search:
                 made.append(g)
                 links.append(link)
                 h = estimate_ids(table, ck, code, deep)
-                prio = 2 * h + w2 * g + _OFFSET
-                heapq.heappush(heap, prio << 32 | (_TIES - counter if lifo else counter))
+                queue.push(2 * h + w2 * g + _OFFSET, counter)
         self.status = "unsolvable"
         self.release()
         return self.status
@@ -139,7 +179,7 @@ class Search:
 
     def release(self) -> None:
         """Drop the search's tables (once it has ended or is abandoned)."""
-        self.heap = []
+        self.queue = Queue(self.lifo)
         self.seen = set()
         self.keys = []
         self.found = []
@@ -169,7 +209,7 @@ class Proof:
     status ends ``solvable``, ``unsolvable`` (a proof) or stays ``unknown``.
 
     It keeps only the set of keys seen, not the paths, to bound memory, and
-    costs less per state than a best-first search (no heap, no estimate)."""
+    costs less per state than a best-first search (no queue, no estimate)."""
 
     def __init__(self, pos: FreeCellPosition, *, table: Columns | None = None) -> None:
         self.table = Columns() if table is None else table
