@@ -22,6 +22,7 @@ skipped), so a long run can be stopped, resumed and summed up later
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import statistics
@@ -39,7 +40,7 @@ import httpx
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from jielong.solve import fcsolve  # noqa: E402
+from jielong.solve import fcsolve, freecell, klondike  # noqa: E402
 from jielong.testing.follower import Game, follow, local_hint  # noqa: E402
 from jielong.testing.processes import ServerProcess  # noqa: E402
 from jielong.web.hintpool import WALL_FACTOR, cpu_clock  # noqa: E402
@@ -130,21 +131,34 @@ def record(game: Game, fcs: bool, http: bool) -> dict[str, Any]:
         "moves": game.moves,
         "most_seen": game.most_seen,
         "hints": [[k, round(w, 5), round(c, 5), n] for k, w, c, n in game.hints],
+        "compiled": compiled(game.variant),
     }
+
+
+def _how_compiled(native: bool | None) -> str:
+    if native is None:
+        return ""
+    return ", solver compiled" if native else ", solver in plain Python"
+
+
+def compiled(variant: str) -> bool:
+    """Whether the variant's own solver runs compiled (``make native``) here."""
+    module = klondike if "klondike" in variant else freecell
+    return not inspect.isfunction(module.solve)
 
 
 def report(rows: list[dict[str, Any]]) -> str:
     """One block per (variant, Freecell Solver, HTTP) of the rows."""
-    groups: dict[tuple[str, bool, bool], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, bool, bool, bool | None], list[dict[str, Any]]] = {}
     played = set()
     for row in rows:
-        key = (row["variant"], row["fcsolve"], row["http"])
+        key = (row["variant"], row["fcsolve"], row["http"], row.get("compiled"))
         if (*key, row["deal"]) in played:
             continue  # a deal played again (the same game: hints are reproducible)
         played.add((*key, row["deal"]))
         groups.setdefault(key, []).append(row)
     out = []
-    for (variant, fcs, http), games in sorted(groups.items()):
+    for (variant, fcs, http, native), games in sorted(groups.items(), key=lambda g: str(g[0])):
         n = len(games)
         won = sum(g["won"] for g in games)
         lo, hi = wilson(won, n)
@@ -163,7 +177,8 @@ def report(rows: list[dict[str, Any]]) -> str:
             else ""
         )
         out.append(
-            f"{variant} {how}{' (HTTP)' if http else ''}:"
+            f"{variant} {how}{' (HTTP)' if http else ''}"
+            f"{_how_compiled(native)}:"
             f" deals {deals[0]}..{deals[-1]} ({n} games)\n"
             f"  won {won}/{n} = {100 * won / n:.1f}%"
             f" (95% interval {100 * lo:.1f}..{100 * hi:.1f}%)"
