@@ -15,7 +15,7 @@ from jielong.solve.freecell_state import (
     Step,
     Successors,
     apply_step,
-    cells_mask,
+    cells_code,
     estimate_ids,
     expand,
     key_of,
@@ -115,7 +115,7 @@ class Search:
         self.steps0: list[Step] = []
         ids, cells, found = root_of(self.table, pos, self.steps0)
         self.root = (ids, cells, found)
-        root_key = key_of(ids, cells_mask(cells))
+        root_key = key_of(ids, cells_code(cells))
         self.seen = {root_key}
         self.keys = [root_key]
         self.found = [pack_found(found)]
@@ -214,7 +214,7 @@ class Proof:
     def __init__(self, pos: FreeCellPosition, *, table: Columns | None = None) -> None:
         self.table = Columns() if table is None else table
         ids, cells, found = root_of(self.table, pos, None)
-        key = key_of(ids, cells_mask(cells))
+        key = key_of(ids, cells_code(cells))
         self.nodes = 0
         self.status = "unknown"
         self.seen = {key}

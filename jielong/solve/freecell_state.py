@@ -5,8 +5,8 @@ successors of a state (see :mod:`jielong.solve.freecell` for the whole).
 Columns are numbered by a :class:`Columns` table as they first appear: the
 number of a column with one card more is found from the shorter one's and
 the card, of one card less from a list, so a successor's columns are known
-without building them.  A state is its key: its free cells as a 52-bit
-mask (bit ``c`` for card ``c``, stored as ``-1 - mask``), then its eight
+without building them.  A state is its key: its free cells' cards in one
+small int (:func:`cells_code`, stored as ``-1 - code``), then its eight
 column numbers sorted (empty columns first), which ignores the order of
 columns and cells and is exact:
 equal keys are equal positions (the foundations follow from the cards left,
@@ -31,7 +31,7 @@ Step = tuple[int, str, int, int]
 State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, int, int, int]]
 """A position as columns of bytes, sorted free cells and foundation heights."""
 Key = tuple[int, ...]
-"""A state's key: its cells' mask as ``-1 - mask``, then its column numbers
+"""A state's key: its cells' code as ``-1 - code``, then its column numbers
 sorted (see :func:`key_of`)."""
 
 _FITS: Final = tuple(t in FITS_ON[c] for c in range(52) for t in range(52))
@@ -118,29 +118,56 @@ def unpack_found(code: int) -> list[int]:
     return [code & 15, (code >> 4) & 15, (code >> 8) & 15, code >> 12]
 
 
-def cells_of(mask: int) -> list[int]:
-    """The cards of a cells' mask, lowest first."""
+def cells_of(code: int) -> list[int]:
+    """The cards of a cells' code (see :func:`cells_code`), lowest first."""
     out: list[int] = []
-    c = 0
-    while mask:
-        if mask & 1:
-            out.append(c)
-        mask >>= 1
-        c += 1
+    while code:
+        out.append((code & 63) - 1)
+        code >>= 6
     return out
 
 
-def cells_mask(cells: Sequence[int]) -> int:
-    mask = 0
+def cells_code(cells: Sequence[int]) -> int:
+    """The free cells' cards in one small int: each card plus one in six
+    bits, the lowest card in the lowest bits, so equal sets of cards have
+    equal codes."""
+    code = 0
+    for c in sorted(cells, reverse=True):
+        code = code << 6 | (c + 1)
+    return code
+
+
+def _with_cell(cells: list[int], card: int) -> int:
+    """The code of ``cells`` (sorted) with ``card`` added."""
+    code = 0
+    shift = 0
     for c in cells:
-        mask |= 1 << c
-    return mask
+        if card < c and card >= 0:
+            code |= (card + 1) << shift
+            shift += 6
+            card = -1
+        code |= (c + 1) << shift
+        shift += 6
+    if card >= 0:
+        code |= (card + 1) << shift
+    return code
 
 
-def key_of(ids: Sequence[int], mask: int) -> Key:
-    """The key of a state: its cells' mask as ``-1 - mask`` (so that it
+def _without_cell(cells: list[int], card: int) -> int:
+    """The code of ``cells`` (sorted) without ``card``."""
+    code = 0
+    shift = 0
+    for c in cells:
+        if c != card:
+            code |= (c + 1) << shift
+            shift += 6
+    return code
+
+
+def key_of(ids: Sequence[int], cells: int) -> Key:
+    """The key of a state: its cells' code as ``-1 - code`` (so that it
     sorts first), then its column numbers, all sorted."""
-    return tuple(sorted([-1 - mask, *ids]))
+    return tuple(sorted([-1 - cells, *ids]))
 
 
 def safe_home(card: int, found: Sequence[int]) -> bool:
@@ -236,7 +263,11 @@ def estimate_ids(table: Columns, key: Key, code: int, deep: bool) -> int:
         buried += buried_of[col]
         t = tables[col]
         depth += t[n0] + t[n1] + t[n2] + t[n3]
-    ncells = (-1 - key[0]).bit_count()
+    ncells = 0
+    code = -1 - key[0]
+    while code:
+        ncells += 1
+        code >>= 6
     return _score(52 - f0 - f1 - f2 - f3, ncells, buried, depth, empty, deep)
 
 
@@ -320,7 +351,7 @@ def _emit(
         cells = cells_of(-1 - nc[0])
         cols = nc[1:]
         auto_home(table, cols, cells, found, None)
-        nc = [-1 - cells_mask(cells), *cols]
+        nc = [-1 - cells_code(cells), *cols]
     nc.sort()
     ck = tuple(nc)  # copies the ints as they are (no unboxing and boxing)
     if ck in seen:
@@ -341,9 +372,8 @@ def expand(
     fits = _FITS
     top, runs, cards, under = table.top, table.run, table.cards, table.under
     ids = list(key)  # the cells' code, then the columns from 1, empty ones first
-    mask = -1 - ids[0]
     found = unpack_found(code)
-    cells = cells_of(mask)
+    cells = cells_of(-1 - ids[0])
     nfree = 4 - len(cells)
     e = 1
     while e < 9 and not ids[e]:
@@ -385,10 +415,10 @@ def expand(
         if nfree:
             nc = ids.copy()
             nc[i] = under[col]
-            nc[0] = -1 - (mask | 1 << t0)
+            nc[0] = -1 - _with_cell(cells, t0)
             _emit(table, seen, out, nc, found, step_code(t0, 1, 0, 1), i)
     for c in cells:
-        rest = -1 - (mask & ~(1 << c))
+        rest = -1 - _without_cell(cells, c)
         if found[c & 3] == c >> 2:
             nc = ids.copy()
             nc[0] = rest
