@@ -16,16 +16,26 @@ export function motionAllowed() {
 let faceIndex = 34;
 let faceClear = 60;
 
+// Where each pile and card goes: the markup names an entry (data-s) and the
+// styles are set through the element's style object once the markup is in
+// the page. The Content-Security-Policy refuses style="..." in markup.
+let styles = [];
+
+function styled(style) {
+  styles.push(style);
+  return ` data-s="${styles.length - 1}"`;
+}
+
 function cardHTML(code, key, index, style, classes = "") {
   const colour = isRed(code) ? "red" : "black";
   return (
     `<div class="card ${colour} suit-${code[1]} ${classes}" data-card="${code}" data-key="${code}" data-index="${index}"` +
-    ` role="img" aria-label="${cardName(code)}" style="${style}">${faceSVG(code, faceIndex, faceClear)}</div>`
+    ` role="img" aria-label="${cardName(code)}"${styled(style)}>${faceSVG(code, faceIndex, faceClear)}</div>`
   );
 }
 
 function downHTML(key, index, style) {
-  return `<div class="card down" data-key="${key}" data-index="${index}" role="img" aria-label="${t("card.down")}" style="${style}"></div>`;
+  return `<div class="card down" data-key="${key}" data-index="${index}" role="img" aria-label="${t("card.down")}"${styled(style)}></div>`;
 }
 
 function pileLabel(id, down, up) {
@@ -39,7 +49,11 @@ function pileLabel(id, down, up) {
 }
 
 function box(r) {
-  return `left:${r.x}px;top:${r.y}px;width:${r.w}px;height:${r.h}px`;
+  return { left: `${r.x}px`, top: `${r.y}px`, width: `${r.w}px`, height: `${r.h}px` };
+}
+
+function at(left, top, size) {
+  return { left: left ? `${left}px` : "0", top: top ? `${top}px` : "0", ...size };
 }
 
 function pileHTML(id, rect, inner, label, view, extra = "") {
@@ -54,7 +68,7 @@ function pileHTML(id, rect, inner, label, view, extra = "") {
     extra,
   ].join(" ");
   const tab = view.focus === id ? 0 : -1;
-  return `<div class="${cls}" data-pile="${id}" role="group" tabindex="${tab}" aria-label="${label}" style="${box(rect)}"><div class="slot"></div>${inner}</div>`;
+  return `<div class="${cls}" data-pile="${id}" role="group" tabindex="${tab}" aria-label="${label}"${styled(box(rect))}><div class="slot"></div>${inner}</div>`;
 }
 
 function runClasses(view, id, index, length) {
@@ -68,18 +82,20 @@ function runClasses(view, id, index, length) {
   return classes.join(" ");
 }
 
+// The board's markup and the styles its data-s attributes name.
 export function boardHTML(game, view, layout) {
+  styles = [];
   const p = game.position;
   const { ch, cw, piles, fans } = layout;
-  const size = `width:${cw}px;height:${ch}px`;
+  const size = { width: `${cw}px`, height: `${ch}px` };
   // free cells and foundations may be a little narrower than the columns
-  const slotSize = `width:${layout.slot.cw}px;height:${layout.slot.ch}px`;
+  const slotSize = { width: `${layout.slot.cw}px`, height: `${layout.slot.ch}px` };
   faceIndex = layout.index;
   faceClear = layout.clear;
   const out = [];
   if (p.stock !== undefined && p.stock !== null) {
     const inner = p.stock
-      ? downHTML("stock", 0, `left:0;top:0;${size}`) + `<span class="badge">${p.stock}</span>`
+      ? downHTML("stock", 0, at(0, 0, size)) + `<span class="badge">${p.stock}</span>`
       : `<span class="recycle" aria-hidden="true">↻</span>`;
     out.push(pileHTML("stock", piles.stock, inner, pileLabel("stock", p.stock, []), view));
     const shown = p.waste.slice(-3);
@@ -89,8 +105,7 @@ export function boardHTML(game, view, layout) {
         const top = i === shown.length - 1;
         const cls = top ? runClasses(view, "waste", 0, 1) : "under";
         const shift = i * layout.wasteShift;
-        const at = layout.wasteDown ? `left:0;top:${shift}px` : `left:${shift}px;top:0`;
-        const style = `${at};${size}`;
+        const style = layout.wasteDown ? at(0, shift, size) : at(shift, 0, size);
         // a turned card the answer has yet to name
         if (code === UNKNOWN) return downHTML(`waste@${index}`, index, style);
         return cardHTML(code, code, index, style, cls);
@@ -100,13 +115,13 @@ export function boardHTML(game, view, layout) {
   }
   (p.cells || []).forEach((code, i) => {
     const id = `cell:${i}`;
-    const inner = code ? cardHTML(code, code, 0, `left:0;top:0;${slotSize}`, runClasses(view, id, 0, 1)) : "";
+    const inner = code ? cardHTML(code, code, 0, at(0, 0, slotSize), runClasses(view, id, 0, 1)) : "";
     out.push(pileHTML(id, piles[id], inner, pileLabel(id, 0, code ? [code] : []), view));
   });
   p.foundations.forEach((code, i) => {
     const id = `foundation:${i}`;
     const mark = variant?.foundationsBySuit ? `<span class="mark">${suitSVG(SUITS[i])}</span>` : `<span class="mark ace">A</span>`;
-    const inner = mark + (code ? cardHTML(code, code, 0, `left:0;top:0;${slotSize}`, runClasses(view, id, 0, 1)) : "");
+    const inner = mark + (code ? cardHTML(code, code, 0, at(0, 0, slotSize), runClasses(view, id, 0, 1)) : "");
     out.push(pileHTML(id, piles[id], inner, pileLabel(id, 0, code ? [code] : []), view, variant?.foundationsBySuit ? `suit-${SUITS[i]}` : ""));
   });
   p.tableau.forEach((pile, i) => {
@@ -114,14 +129,14 @@ export function boardHTML(game, view, layout) {
     const tops = cardTops(pile.down, pile.up.length, fans[id]);
     const length = pile.down + pile.up.length;
     let inner = "";
-    for (let k = 0; k < pile.down; k++) inner += downHTML(`${id}#${k}`, k, `left:0;top:${tops[k]}px;${size}`);
+    for (let k = 0; k < pile.down; k++) inner += downHTML(`${id}#${k}`, k, at(0, tops[k], size));
     pile.up.forEach((code, j) => {
       const index = pile.down + j;
-      inner += cardHTML(code, code, index, `left:0;top:${tops[index]}px;${size}`, runClasses(view, id, index, length));
+      inner += cardHTML(code, code, index, at(0, tops[index], size), runClasses(view, id, index, length));
     });
     out.push(pileHTML(id, piles[id], inner, pileLabel(id, pile.down, pile.up), view));
   });
-  return out.join("");
+  return { html: out.join(""), styles };
 }
 
 export function draw(board, game, view, layout) {
@@ -131,7 +146,12 @@ export function draw(board, game, view, layout) {
   const hadFocus = board.contains(document.activeElement);
   board.style.setProperty("--cw", `${layout.cw}px`);
   board.style.setProperty("--ch", `${layout.ch}px`);
-  board.innerHTML = boardHTML(game, view, layout);
+  const built = boardHTML(game, view, layout);
+  board.innerHTML = built.html;
+  for (const el of board.querySelectorAll("[data-s]")) {
+    Object.assign(el.style, built.styles[Number(el.dataset.s)]);
+    el.removeAttribute("data-s");
+  }
   board.dataset.game = game.id;
   board.dataset.version = String(game.version);
   if (hadFocus || view.keyboard) board.querySelector(`[data-pile="${view.focus}"]`)?.focus({ preventScroll: true });
