@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
@@ -238,7 +239,7 @@ class Store:
             deal=None if row["deal"] is None else int(row["deal"]),
             start_text=row["start_text"],
             replayed=base,
-            steps=[Step.from_json(json.loads(r[2])) for r in rows],
+            steps=[Step.from_json(orjson.loads(r[2])) for r in rows],
         )
         self._remember(game_id, version, session.top)
         return session.top
@@ -264,7 +265,7 @@ class Store:
         pushed = []
         while frame is not None and frame is not common:
             assert frame.step is not None
-            step = json.dumps(frame.step.to_json(), separators=(",", ":"))
+            step = _json_text(frame.step.to_json())
             pushed.append((game_id, frame.depth - 1, version, step))
             frame = frame.below
         if len(pushed) == 1:
@@ -293,7 +294,7 @@ class Store:
         values = (
             version,
             session.top.depth,
-            None if session.last is None else json.dumps(session.last),
+            None if session.last is None else _json_text(session.last),
             session.elapsed_ms,
             session.running_since,
             now,
@@ -317,7 +318,7 @@ class Store:
         if self.dialect == "postgresql" and not counts_win and stored is not top:
             if top.below is stored:
                 assert top.step is not None
-                step = json.dumps(top.step.to_json(), separators=(",", ":"))
+                step = _json_text(top.step.to_json())
                 written = self._writer.statement(
                     self._sql.update_and_push, (*values, top.depth - 1, version, step)
                 )
@@ -404,6 +405,16 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEn
     cursor.close()
 
 
+def _json_text(value: object) -> str:
+    """A step or an answer's ``last`` as stored: JSON text by orjson (a tenth
+    of the standard encoder's cost), or by the standard one for what orjson
+    refuses (integers past 64 bits)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
 def _row(record: GameRecord) -> dict[str, object]:
     s = record.session
     return {
@@ -414,7 +425,7 @@ def _row(record: GameRecord) -> dict[str, object]:
         "daily": None if s.daily is None else s.daily.isoformat(),
         "version": record.version,
         "depth": s.top.depth,
-        "last": None if s.last is None else json.dumps(s.last),
+        "last": None if s.last is None else _json_text(s.last),
         "elapsed_ms": s.elapsed_ms,
         "running_since": s.running_since,
         "created_ms": record.created_ms,
@@ -444,7 +455,7 @@ def _record_from_row(row: GameRow, top: Frame) -> GameRecord:
         running_since=row["running_since"],
         won_ms=row["won_ms"],
         won_moves=row["won_moves"],
-        last=None if row["last"] is None else json.loads(row["last"]),
+        last=None if row["last"] is None else orjson.loads(row["last"]),
         replayed=top,
     )
     return GameRecord(

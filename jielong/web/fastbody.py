@@ -43,10 +43,9 @@ def _is_json(content_type: str) -> bool:
     return main == "application" and (sub == "json" or sub.endswith("+json"))
 
 
-async def json_body(request: Request, model: type[BaseModel]) -> BaseModel:
-    """The request's body validated as ``model``, or the validation error
-    FastAPI would raise for it (the app answers those in one shape)."""
-    raw = await request.body()
+async def json_body(request: Request, model: type[BaseModel], raw: bytes) -> BaseModel:
+    """The request's body ``raw`` validated as ``model``, or the validation
+    error FastAPI would raise for it (the app answers those in one shape)."""
     if not raw:
         raise RequestValidationError(
             [{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}]
@@ -88,6 +87,16 @@ class JsonBodyRoute(APIRoute):
     model and the request, handled without FastAPI's general machinery."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        respond = self.responder()
+
+        async def handle(request: Request) -> Response:
+            return await respond(request, await request.body())
+
+        return handle
+
+    def responder(self) -> Callable[[Request, bytes], Coroutine[Any, Any, Response]]:
+        """The answer to a request whose body has been read (the site's
+        request layer reads it itself)."""
         endpoint = self.endpoint
         hints = get_type_hints(endpoint)
         names = list(inspect.signature(endpoint).parameters)
@@ -97,11 +106,11 @@ class JsonBodyRoute(APIRoute):
         model: type[BaseModel] = hints[body_name]
         request_name = next(n for n in names if hints.get(n) is Request)
 
-        async def handle(request: Request) -> Response:
-            body = await json_body(request, model)
+        async def respond(request: Request, raw: bytes) -> Response:
+            body = await json_body(request, model, raw)
             kwargs = {**request.path_params, body_name: body, request_name: request}
             call = functools.partial(endpoint, **kwargs)
             response: Response = await asyncio.get_running_loop().run_in_executor(_endpoints, call)
             return response
 
-        return handle
+        return respond

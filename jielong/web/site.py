@@ -31,6 +31,7 @@ import time
 from typing import Any
 
 from fastapi import FastAPI, Request
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -49,13 +50,13 @@ _SHELL_HEADER = SHELL_HEADER.lower().encode()
 
 
 class _FastRoute:
-    __slots__ = ("handler", "method", "regex", "route")
+    __slots__ = ("method", "regex", "respond", "route")
 
     def __init__(self, route: JsonBodyRoute) -> None:
         self.route = route
         self.regex: re.Pattern[str] = route.path_regex
         (self.method,) = route.methods or {"POST"}
-        self.handler = route.get_route_handler()
+        self.respond = route.responder()
 
 
 class Site:
@@ -163,15 +164,18 @@ class Site:
             if too_large:
                 await self.limit.refuse(scope, send_marked)
                 return
-            inner = receive_copy if counted else receive
+            fast = self._match(scope, method, path) if kind == "action" else None
+            # a move's body is read here, whole, and counted from that
+            inner = receive_copy if counted and fast is None else receive
             if chunked:
                 replay = await self.limit.whole_body(scope, inner, send_marked)
                 if replay is None:
                     return
                 inner = replay
-            fast = self._match(scope, method, path) if kind == "action" else None
             if fast is not None:
-                await self._fast(fast, scope, inner, send_marked, takes_gzip)
+                raw = await _whole_body(inner)
+                request_body += raw[: telemetry.BODY_LIMIT]
+                await self._fast(fast, scope, inner, raw, send_marked, takes_gzip)
             else:
                 await self.app(scope, inner, send_marked)
         finally:
@@ -203,11 +207,17 @@ class Site:
         return None
 
     async def _fast(
-        self, fast: _FastRoute, scope: Scope, receive: Receive, send: Send, takes_gzip: bool
+        self,
+        fast: _FastRoute,
+        scope: Scope,
+        receive: Receive,
+        raw: bytes,
+        send: Send,
+        takes_gzip: bool,
     ) -> None:
         request = Request(scope, receive)
         try:
-            response = await fast.handler(request)
+            response = await fast.respond(request, raw)
         except Exception as exc:
             handler = self._handler(scope["app"], exc)
             if handler is None:
@@ -218,6 +228,19 @@ class Site:
         if takes_gzip and len(response.body) >= GZIP_JSON_FROM:
             _compress(response)
         await response(scope, receive, send)
+
+
+async def _whole_body(receive: Receive) -> bytes:
+    """A request's body, as the framework's request reads it."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return b"".join(chunks)
 
 
 def _compress(response: Response) -> None:
