@@ -26,9 +26,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
-ENDPOINT_THREADS = 16
+ENDPOINT_THREADS = 48
 """Threads running these routes' endpoints (per server process): enough
-that many writes queue behind a commit and share the next one."""
+that many writes queue behind a commit and share the next one (with 50
+clients on SQLite, 48 threads spent 8-10% less CPU per action than 16: fewer
+commits, each flushing more writes)."""
 
 # The framework's thread pool (through anyio) costs about 65 us of CPU per
 # call on this machine's Python, the event loop's own executor about 20 us;
