@@ -73,11 +73,11 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-_RETRY: dict[str, Any] = {
+_RETRY: dict[str, object] = {
     "Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}
 }
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     400: {"model": ErrorBody, "description": "The body cannot be read: not JSON, or not text"},
     404: {"model": ErrorBody, "description": "No such game or address"},
     405: {"model": ErrorBody, "description": "The address does not take that method"},
@@ -96,7 +96,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def error_responses(*statuses: int) -> dict[int | str, dict[str, object]]:
     """The error answers an operation gives, for its ``responses=``."""
     return {status: ERROR_RESPONSES[status] for status in statuses}
 
@@ -117,7 +117,7 @@ def _families() -> dict[str, list[str]]:
     return families
 
 
-def _kind(title: str, required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
+def _kind(title: str, required: list[str], **properties: object) -> dict[str, object]:
     return {
         "title": title,
         "type": "object",
@@ -127,11 +127,11 @@ def _kind(title: str, required: list[str], **properties: dict[str, Any]) -> dict
     }
 
 
-def _variants(ids: list[str]) -> dict[str, Any]:
+def _variants(ids: list[str]) -> dict[str, object]:
     return {"type": "string", "enum": ids}
 
 
-def create_body_schema(first: dt.date, last: dt.date) -> dict[str, Any]:
+def create_body_schema(first: dt.date, last: dt.date) -> dict[str, object]:
     """The body of ``POST /api/games``: exactly one kind of new game."""
     everyone = list(VARIANTS)
     kinds = [
@@ -202,15 +202,15 @@ def create_body_schema(first: dt.date, last: dt.date) -> dict[str, Any]:
     return {"title": "GameCreate", "oneOf": kinds}
 
 
-def _pile(**extra: Any) -> dict[str, Any]:
+def _pile(**extra: object) -> dict[str, object]:
     return {"type": "string", "pattern": PILE_PATTERN, **extra}
 
 
-_VERSION: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_VERSION}
-_COUNT: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_COUNT, "default": 1}
+_VERSION: dict[str, object] = {"type": "integer", "minimum": 0, "maximum": MAX_VERSION}
+_COUNT: dict[str, object] = {"type": "integer", "minimum": 1, "maximum": MAX_COUNT, "default": 1}
 
 
-def action_body_schema(other_types: list[str], max_steps: int) -> dict[str, Any]:
+def action_body_schema(other_types: list[str], max_steps: int) -> dict[str, object]:
     """The body of an action: a move with its piles, or one of the other types
     with nothing else."""
     step = _kind("MoveStep", ["from", "to"], **{"from": _pile(), "to": _pile(), "count": _COUNT})
@@ -293,7 +293,7 @@ class GameState(BaseModel):
     winnable: bool
 
 
-def game_responses(status: int, *errors: int) -> dict[int | str, dict[str, Any]]:
+def game_responses(status: int, *errors: int) -> dict[int | str, dict[str, object]]:
     return {status: {"model": GameState, "description": "The game"}, **error_responses(*errors)}
 
 
