@@ -381,9 +381,12 @@ def expand(
     ne = e - 1  # empty columns, at 1..ne
     cap_card = (nfree + 1) << ne if macros else 1
     cap_empty = ((nfree + 1) << (ne - 1)) if macros and ne else (1 if ne else 0)
+    tops = [-1] * 9  # the columns' last cards, read once
+    for i in range(e, 9):
+        tops[i] = top[ids[i]]
     for i in range(e, 9):
         col = ids[i]
-        t0 = top[col]
+        t0 = tops[i]
         if found[t0 & 3] == t0 >> 2:
             nc = ids.copy()
             nc[i] = under[col]
@@ -394,12 +397,10 @@ def expand(
         rank = t0 >> 2
         body = cards[col]
         for j in range(e, 9):
-            if j == i:
-                continue
-            target = ids[j]
-            t = top[target]
+            t = tops[j]
             k = (t >> 2) - rank
-            if 1 <= k <= run and k <= cap_card and fits[body[-k] * 52 + t]:
+            if 1 <= k <= run and k <= cap_card and j != i and fits[body[-k] * 52 + t]:
+                target = ids[j]
                 nc = ids.copy()
                 if k == 1:
                     nc[i] = under[col]
@@ -426,12 +427,12 @@ def expand(
             nf[c & 3] += 1
             _emit(table, seen, out, nc, nf, step_code(c, 0, 0, 1), -1)
         for j in range(e, 9):
-            target = ids[j]
-            if fits[c * 52 + top[target]]:
+            t = tops[j]
+            if fits[c * 52 + t]:
                 nc = ids.copy()
                 nc[0] = rest
-                nc[j] = table.push(target, c)
-                _emit(table, seen, out, nc, found, step_code(c, 3, top[target], 1), -1)
+                nc[j] = table.push(ids[j], c)
+                _emit(table, seen, out, nc, found, step_code(c, 3, t, 1), -1)
         if ne:
             nc = ids.copy()
             nc[0] = rest
