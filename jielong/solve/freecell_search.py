@@ -4,6 +4,7 @@ exhaustive proof, and the portfolio in which they take turns (see
 
 from __future__ import annotations
 
+import gc
 import time
 from typing import Any, Final
 
@@ -295,25 +296,33 @@ def _portfolio(
     position: FreeCellPosition, max_nodes: int | None, deadline: float | None
 ) -> tuple[str, list[Step], int]:
     table = Columns()  # the searches meet the same columns
-    searches = [
-        Search(position, weight=w, lifo=lifo, deep=d, table=table) for w, lifo, d in PORTFOLIO
-    ]
-    # The exhaustive search takes turns too: on an impossible deal it ends
-    # long before every best-first search has exhausted the space on its own.
-    proof: Proof | None = Proof(position, table=table)
-    nodes = 0
-    turn = float(TURN)
-    first = True
+    w, lifo, d = PORTFOLIO[0]
+    first = Search(position, weight=w, lifo=lifo, deep=d, table=table)
+    searches = [first]
+    proof: Proof | None = None
     try:
+        share = FIRST_TURN if max_nodes is None else min(FIRST_TURN, max_nodes)
+        if share <= 0 or (deadline is not None and time.monotonic() > deadline):
+            return "unknown", [], 0
+        status = first.run(share, deadline)
+        nodes = first.nodes
+        if status != "unknown":
+            return status, first.steps, nodes
+        # Most deals end in the first turn: only then are the others made.
+        others = [
+            Search(position, weight=w, lifo=lifo, deep=d, table=table)
+            for w, lifo, d in PORTFOLIO[1:]
+        ]
+        searches += others
+        # The exhaustive search takes turns too (from the second round): on an
+        # impossible deal it ends long before every best-first search has
+        # exhausted the space on its own.
+        proof = Proof(position, table=table)
+        turn = float(TURN)
+        members: list[Search | Proof] = [*others]
         while True:
-            members: list[Search | Proof] = [*searches]
-            if proof is not None and not first:
-                members.append(proof)
             for s in members:
-                share = FIRST_TURN if first else int(turn)
-                if isinstance(s, Proof):
-                    share *= PROOF_SHARE
-                first = False
+                share = int(turn) * (PROOF_SHARE if isinstance(s, Proof) else 1)
                 if max_nodes is not None:
                     share = min(share, max_nodes - nodes)
                     if share <= 0:
@@ -331,6 +340,7 @@ def _portfolio(
                 elif status != "unknown":
                     return status, s.steps, nodes
             turn *= TURN_GROWTH
+            members = [*searches] if proof is None else [*searches, proof]
     finally:
         for s in searches:
             s.release()
@@ -350,7 +360,15 @@ def solve(
         raise TypeError("the FreeCell solver takes FreeCell rules and a FreeCell position")
     start = time.monotonic()
     deadline = None if max_seconds is None else start + max_seconds
-    status, steps, nodes = _portfolio(position, max_nodes, deadline)
+    # The searches make many small tuples and lists, none ever in a cycle:
+    # the cycle collector's passes over them would cost a tenth of the time.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        status, steps, nodes = _portfolio(position, max_nodes, deadline)
+    finally:
+        if collecting:
+            gc.enable()
     moves: tuple[Move, ...] = ()
     if status == "solved":
         line = line_moves(rules, position, steps)
