@@ -159,6 +159,30 @@ def test_create_errors(client: TestClient, body: Any, status: int, code: str) ->
     assert_error(client.post("/api/games", json=body), status, code)
 
 
+def test_create_refusals_name_the_field(tmp_path: Path) -> None:
+    """Each body the OpenAPI document refuses is refused, naming the field as
+    the body names it (not the validator's union members).  (An app of its
+    own: refusals count against the player's rate of new games.)"""
+    cases = [
+        ({"variant": "freecell", "deal": " " * 39 + "5"}, 201, None),
+        ({"variant": "freecell", "deal": " " * 41 + "5"}, 422, "deal"),
+        ({"variant": "freecell", "deal": True}, 422, "deal"),
+        ({"variant": "freecell", "deal": None}, 422, "deal"),
+        ({"variant": "freecell", "daily": False}, 422, "daily"),
+        ({"variant": "freecell", "date": "2026-11-29"}, 422, "date"),
+        ({"variant": "freecell", "deal": 5, "position": KINGS}, 422, "position"),
+        ({"variant": "freecell", "colour": "red"}, 422, "colour"),
+        ({"variant": "freecell", "deal": 5, "winnable": False}, 422, "winnable"),
+    ]
+    app = create_app(Settings(database=f"sqlite:///{tmp_path / 'g.sqlite3'}", hint_workers=1))
+    with TestClient(app) as client:
+        for body, status, field in cases:
+            r = client.post("/api/games", json=body)
+            assert r.status_code == status, (body, r.text)
+            if field is not None:
+                assert r.json()["error"]["field"] == field, (body, r.text)
+
+
 def test_malformed_json_anywhere(client: TestClient) -> None:
     g = new_game(client, variant="freecell", deal=5)
     for path in ("/api/games", f"/api/games/{g['id']}/actions", f"/api/games/{g['id']}/hint"):

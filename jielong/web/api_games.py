@@ -29,6 +29,7 @@ from jielong.web.patterns import deal_id_pattern, matches
 from jielong.web.responses import JSONResponse
 from jielong.web.schema import (
     ACTION_TYPES,
+    MAX_DEAL_TEXT,
     MAX_POSITION_CHARS,
     Count,
     GameId,
@@ -54,7 +55,7 @@ class GameCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     variant: str | None = Field(None, max_length=64)
-    deal: WholeNumber | Annotated[str, Field(max_length=40)] | None = None
+    deal: WholeNumber | Annotated[str, Field(max_length=MAX_DEAL_TEXT)] | None = None
     deal_id: str | None = Field(None, max_length=64)
     daily: StrictBool = False
     date: str | None = Field(None, max_length=32)

@@ -80,6 +80,19 @@ def error_response(request: Request, error: ApiError) -> JSONResponse:
     return JSONResponse(body, status_code=error.status, headers=headers)
 
 
+# how the validator names the member of a union a value was tried against
+_UNION_MEMBER = re.compile(r"str|int|float|bool|list\[.*\]|dict\[.*\]|[a-z-]+\[.*\]")
+
+
+def _field_path(loc: tuple[object, ...]) -> str:
+    """The field a validation error is about, as the body names it
+    (``steps.0.from``), without the union members it was tried as."""
+    parts = [str(p) for p in loc if p != "body"]
+    while parts and _UNION_MEMBER.fullmatch(parts[-1]):
+        parts.pop()
+    return ".".join(parts) or "body"
+
+
 def validation_error(request: Request, exc: Exception) -> JSONResponse:
     """FastAPI's refusal of a request body or query, as an :class:`ApiError`."""
     assert isinstance(exc, RequestValidationError)
@@ -87,7 +100,7 @@ def validation_error(request: Request, exc: Exception) -> JSONResponse:
     if any(e.get("type") == "json_invalid" for e in errors):
         return error_response(request, ApiError(400, "malformed_json"))
     first = errors[0] if errors else {}
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    where = _field_path(first.get("loc", ()))
     # the message names the field in the player's language; the validator's
     # own (English) words go beside it for developers
     return error_response(

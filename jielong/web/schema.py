@@ -32,6 +32,7 @@ from jielong.web.patterns import (
 VARIANT_IDS: list[JsonValue] = list(VARIANTS)
 MAX_VERSION = 2**31 - 1
 MAX_POSITION_CHARS = 20_000
+MAX_DEAL_TEXT = 40
 MAX_COUNT = 52
 ACTION_TYPES = Literal["move", "draw", "undo", "restart", "autocomplete_step", "autocollect"]
 
@@ -168,7 +169,11 @@ def create_body_schema(first: dt.date, last: dt.date) -> dict[str, object]:
                 deal={
                     "oneOf": [
                         {"type": "integer", "minimum": 1, "maximum": limit},
-                        {"type": "string", "pattern": deal_text_pattern(ids[0])},
+                        {
+                            "type": "string",
+                            "pattern": deal_text_pattern(ids[0]),
+                            "maxLength": MAX_DEAL_TEXT,
+                        },
                     ],
                     "description": "a number, or its digits as typed in a deal box",
                 },
