@@ -17,7 +17,7 @@ import functools
 import inspect
 import json
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, get_type_hints
 
 import orjson
@@ -26,16 +26,24 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
-ENDPOINT_THREADS = 48
-"""Threads running these routes' endpoints (per server process): enough
-that many writes queue behind a commit and share the next one (with 50
-clients on SQLite, 48 threads spent 8-10% less CPU per action than 16: fewer
-commits, each flushing more writes)."""
+SQLITE_THREADS = 48
+"""Threads running these routes' endpoints on SQLite (per server process):
+many, so that many writes queue behind a commit and share the next one
+(with 50 clients, 48 threads spent 8-10% less CPU per action than 16)."""
+SERVER_DATABASE_THREADS = 16
+"""The same on PostgreSQL, where a commit is not shared: 48 threads waiting
+on the network spent a quarter more CPU per action than 16."""
 
-# The framework's thread pool (through anyio) costs about 65 us of CPU per
-# call on this machine's Python, the event loop's own executor about 20 us;
-# and its threads are not shared with the slower routes.
-_endpoints = ThreadPoolExecutor(ENDPOINT_THREADS, thread_name_prefix="jielong-endpoint")
+
+def endpoint_threads(threads: int) -> Executor:
+    """A pool for these routes' endpoints.  The framework's thread pool
+    (through anyio) costs about 65 us of CPU per call on this machine's
+    Python, the event loop's own executor about 20 us; and these threads
+    are not shared with the slower routes."""
+    return ThreadPoolExecutor(threads, thread_name_prefix="jielong-endpoint")
+
+
+_default = endpoint_threads(SERVER_DATABASE_THREADS)
 
 
 def _is_json(content_type: str) -> bool:
@@ -89,16 +97,18 @@ class JsonBodyRoute(APIRoute):
     model and the request, handled without FastAPI's general machinery."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        respond = self.responder()
+        respond = self.responder(_default)
 
         async def handle(request: Request) -> Response:
             return await respond(request, await request.body())
 
         return handle
 
-    def responder(self) -> Callable[[Request, bytes], Coroutine[Any, Any, Response]]:
+    def responder(
+        self, threads: Executor
+    ) -> Callable[[Request, bytes], Coroutine[Any, Any, Response]]:
         """The answer to a request whose body has been read (the site's
-        request layer reads it itself)."""
+        request layer reads it itself), the endpoint run in ``threads``."""
         endpoint = self.endpoint
         hints = get_type_hints(endpoint)
         names = list(inspect.signature(endpoint).parameters)
@@ -112,7 +122,7 @@ class JsonBodyRoute(APIRoute):
             body = await json_body(request, model, raw)
             kwargs = {**request.path_params, body_name: body, request_name: request}
             call = functools.partial(endpoint, **kwargs)
-            response: Response = await asyncio.get_running_loop().run_in_executor(_endpoints, call)
+            response: Response = await asyncio.get_running_loop().run_in_executor(threads, call)
             return response
 
         return respond

@@ -28,6 +28,7 @@ import gzip
 import inspect
 import re
 import time
+from concurrent.futures import Executor
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -52,11 +53,11 @@ _SHELL_HEADER = SHELL_HEADER.lower().encode()
 class _FastRoute:
     __slots__ = ("method", "regex", "respond", "route")
 
-    def __init__(self, route: JsonBodyRoute) -> None:
+    def __init__(self, route: JsonBodyRoute, threads: Executor) -> None:
         self.route = route
         self.regex: re.Pattern[str] = route.path_regex
         (self.method,) = route.methods or {"POST"}
-        self.respond = route.responder()
+        self.respond = route.responder(threads)
 
 
 class Site:
@@ -69,16 +70,17 @@ class Site:
         players: PlayerIds,
         outage: Outage,
         direct: list[JsonBodyRoute],
+        threads: Executor,
         limit: int = MAX_BODY_BYTES,
     ) -> None:
         """``direct``: the routes dispatched here (as the app serves them,
-        with their full paths)."""
+        with their full paths), their endpoints run in ``threads``."""
         self.app = app
         self.players = players
         self.outage = outage
         self.limit = BodyLimit(app, limit=limit)
         self.headers = SiteHeaderValues()
-        self._routes = [_FastRoute(r) for r in direct]
+        self._routes = [_FastRoute(r, threads) for r in direct]
         self._handlers: dict[type[BaseException], Any] | None = None
 
     def _handler(self, fastapi: FastAPI, exc: Exception) -> Any:
