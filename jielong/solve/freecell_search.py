@@ -135,7 +135,7 @@ class Search:
         queue, table, seen, macros = self.queue, self.table, self.seen, self.macros
         keys, founds, made, links = self.keys, self.found, self.made, self.links
         deep, w2 = self.deep, self.weight2
-        out = Successors()
+        out = Successors(keys, founds, links)
         stop = -1 if max_nodes is None else self.nodes + max_nodes
         while queue.size:
             if stop >= 0 and self.nodes >= stop:
@@ -144,23 +144,19 @@ class Search:
                 return "unknown"
             number = queue.pop()
             self.nodes += 1
-            out.clear()
+            start = len(keys)
+            out.base = number << 24
             expand(table, seen, macros, keys[number], founds[number], out)
             g = made[number] + 1
-            for n in range(len(out.keys)):
-                ck, code = out.keys[n], out.found[n]
-                link = number << 24 | out.steps[n]
+            for n in range(start, len(keys)):
+                code = founds[n]
                 if code == _WON:
-                    self.status, self.steps = "solved", self._line(link)
+                    self.status, self.steps = "solved", self._line(links[n])
                     self.release()
                     return self.status
-                counter = len(keys)
-                keys.append(ck)
-                founds.append(code)
                 made.append(g)
-                links.append(link)
-                h = estimate_ids(table, ck, code, deep)
-                queue.push(2 * h + w2 * g + _OFFSET, counter)
+                h = estimate_ids(table, keys[n], code, deep)
+                queue.push(2 * h + w2 * g + _OFFSET, n)
         self.status = "unsolvable"
         self.release()
         return self.status
@@ -229,7 +225,7 @@ class Proof:
         if self.status != "unknown":
             return self.status
         keys, founds, seen, table = self.keys, self.found, self.seen, self.table
-        out = Successors()
+        out = Successors(keys, founds, [])
         stop = -1 if max_nodes is None else self.nodes + max_nodes
         while keys:
             if stop >= 0 and self.nodes >= stop:
@@ -238,14 +234,14 @@ class Proof:
                 return "unknown"
             key, code = keys.pop(), founds.pop()
             self.nodes += 1
-            out.clear()
-            expand(table, seen, False, key, code, out)
-            if _WON in out.found:
-                self.status = "solvable"
-                self.release()
-                return self.status
-            keys += out.keys
-            founds += out.found
+            start = len(keys)
+            expand(table, seen, False, key, code, out)  # onto the stack
+            out.links.clear()
+            for n in range(start, len(keys)):
+                if founds[n] == _WON:
+                    self.status = "solvable"
+                    self.release()
+                    return self.status
         self.status = "unsolvable"
         self.release()
         return self.status

@@ -317,18 +317,15 @@ def step_of(code: int) -> Step:
 
 
 class Successors:
-    """The new successors of one expansion, as parallel lists: keys,
-    foundations packed, and the step made (:func:`step_code`)."""
+    """Where an expansion puts the new successors: their keys, foundations
+    packed, and links (``base`` with the step's code, :func:`step_code`),
+    each list appended to, in the same order; a search passes its own."""
 
-    def __init__(self) -> None:
-        self.keys: list[Key] = []
-        self.found: list[int] = []
-        self.steps: list[int] = []
-
-    def clear(self) -> None:
-        self.keys.clear()
-        self.found.clear()
-        self.steps.clear()
+    def __init__(self, keys: list[Key], found: list[int], links: list[int]) -> None:
+        self.keys = keys
+        self.found = found
+        self.links = links
+        self.base = 0
 
 
 def _emit(
@@ -359,7 +356,7 @@ def _emit(
     seen.add(ck)
     out.keys.append(ck)
     out.found.append(pack_found(found))
-    out.steps.append(step)
+    out.links.append(out.base | step)
 
 
 def expand(
