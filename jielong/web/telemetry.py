@@ -99,6 +99,7 @@ def _label(value: object) -> str:
 
 
 _per_route: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+_actions: dict[tuple[str, str], Any] = {}
 
 
 def request_done(method: str, route: str, status: int, seconds: float) -> None:
@@ -138,8 +139,12 @@ def count(kind: str, status: int, request: bytes, answer: bytes) -> None:
         outcome = {200: "done", 409: "stale", 422: "refused"}.get(status, "error")
         asked = _json(request).get("type")
         # any JSON may stand there (a refused body): only a known name is a label
-        known = isinstance(asked, str) and asked in ACTION_TYPES
-        ACTIONS.labels(asked if known else "other", outcome).inc()
+        label = asked if isinstance(asked, str) and asked in ACTION_TYPES else "other"
+        key = (label, outcome)
+        counter = _actions.get(key)
+        if counter is None:  # (types and outcomes are few and known)
+            counter = _actions[key] = ACTIONS.labels(*key)
+        counter.inc()
     else:
         body = _json(answer)
         if status == 200:
