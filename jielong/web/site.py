@@ -11,7 +11,8 @@ its headers and one hook on its answer.
 * metrics and the access log (:mod:`jielong.web.telemetry`).
 
 Each was a middleware of its own, each wrapping the answer again and parsing
-the headers again: together they cost about a third of an action.
+the headers again: with the router, they took about two fifths of a move's
+CPU in the app.
 
 The move route (:class:`~jielong.web.fastbody.JsonBodyRoute`) is also
 dispatched from here, past the router and the framework's per-route
