@@ -395,6 +395,7 @@ def test_clock_report_keeps_the_version(client: TestClient) -> None:
 
 # -- hints -------------------------------------------------------------------------
 
+
 def test_hint_answers_a_legal_move(client: TestClient) -> None:
     g = new_game(client, variant="freecell", deal=617)
     r = client.post(f"/api/games/{g['id']}/hint", json={"version": 1})
