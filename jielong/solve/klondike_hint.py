@@ -15,6 +15,8 @@ from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.solve.klondike_sample import best_move, priority, visible_state, weigh
 from jielong.solve.klondike_search import solve
 from jielong.solve.klondike_state import (
+    STOCK_TURN,
+    WASTE_PLAY,
     Action,
     State,
     apply,
@@ -70,12 +72,12 @@ def _progress_search(
                 stock_line = list(line)
             continue
         if not stock_known and len(s[3]) > s[4]:
-            heapq.heappush(heap, (cost + 1, counter, s, (*line, (3,)), 2))
+            heapq.heappush(heap, (cost + 1, counter, s, (*line, (STOCK_TURN,)), 2))
             counter += 1
         clicks_at = dict(reach(s[4], len(s[3]), draw)) if stock_known else {}
         for act in generate(s, draw, stock_known, every_split=True):
             s2 = apply(s, act)
-            c2 = cost + 1 + (clicks_at.get(act[1], 0) if act[0] == 0 else 0)
+            c2 = cost + 1 + (clicks_at.get(act[1], 0) if act[0] == WASTE_PLAY else 0)
             if sum(s2[1]) < hidden0 or any(a > b for a, b in zip(s2[2], found0, strict=True)):
                 heapq.heappush(heap, (c2, counter, s2, (*line, act), 1))
                 counter += 1

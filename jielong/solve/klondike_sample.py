@@ -33,7 +33,12 @@ from jielong.solve.klondike_search import Budget, best_first
 from jielong.solve.klondike_state import (
     BYTE,
     FOUNDATION,
+    FOUNDATION_DOWN,
+    PILE_MOVE,
+    RUN_SPLIT,
+    STOCK_TURN,
     UNKNOWN,
+    WASTE_PLAY,
     Action,
     State,
     apply,
@@ -52,7 +57,7 @@ WON = 1
 LOST = 0  # a proof: the relaxation shows a card can never go home
 OPEN = -1  # the budget ran out
 
-STOCK_CLICK: tuple[int, ...] = (3,)
+STOCK_CLICK: tuple[int, ...] = (STOCK_TURN,)
 """The code of a draw or recycle (see :func:`move_code`)."""
 
 
@@ -81,43 +86,44 @@ def priority(position: KlondikePosition, move: Move) -> int:
 
 def move_code(position: KlondikePosition, move: Move) -> tuple[int, ...]:
     """A rule move as the code :func:`action_code` gives the action that
-    starts with it: ``(0, dst)`` the waste top, ``(1, pile, count, dst)``,
-    ``(2, suit, dst)`` a foundation card back down, ``(3,)`` a stock click;
+    starts with it, led by its action kind: ``(WASTE_PLAY, dst)`` the waste
+    top, ``(PILE_MOVE, pile, count, dst)``, ``(FOUNDATION_DOWN, suit, dst)``
+    a foundation card back down, ``(STOCK_TURN,)`` a stock click;
     ``dst`` is a pile or :data:`FOUNDATION`."""
     dst = FOUNDATION if move.dst.kind == "foundation" else move.dst.index
     if "stock" in (move.src.kind, move.dst.kind):
         return STOCK_CLICK
     if move.src.kind == "waste":
-        return (0, dst)
+        return (WASTE_PLAY, dst)
     if move.src.kind == "tableau":
-        return (1, move.src.index, move.count, dst)
+        return (PILE_MOVE, move.src.index, move.count, dst)
     top = position.foundations[move.src.index]
     assert top is not None
-    return (2, int(top) & 3, dst)
+    return (FOUNDATION_DOWN, int(top) & 3, dst)
 
 
 def action_code(st: State, act: Action) -> tuple[int, ...]:
     """The code of the rule move an internal action starts with."""
     kind = act[0]
-    if kind == 0:
-        return (0, act[2]) if act[1] == st[4] else STOCK_CLICK
-    if kind in (1, 4):
-        return (1, act[1], len(st[0][act[1]]) - act[2], act[3])
-    if kind == 2:
-        return (2, act[1], act[2])
+    if kind == WASTE_PLAY:
+        return (WASTE_PLAY, act[2]) if act[1] == st[4] else STOCK_CLICK
+    if kind in (PILE_MOVE, RUN_SPLIT):
+        return (PILE_MOVE, act[1], len(st[0][act[1]]) - act[2], act[3])
+    if kind == FOUNDATION_DOWN:
+        return (FOUNDATION_DOWN, act[1], act[2])
     return STOCK_CLICK
 
 
 def play_code(st: State, code: tuple[int, ...], draw: int) -> State:
     """The state after the rule move of ``code``."""
     piles, hidden, found, talon, p = st
-    if code[0] == 3:
+    if code[0] == STOCK_TURN:
         return piles, hidden, found, talon, 0 if p == len(talon) else min(p + draw, len(talon))
-    if code[0] == 0:
-        return apply(st, (0, p, code[1]))
-    if code[0] == 1:
-        return apply(st, (1, code[1], len(piles[code[1]]) - code[2], code[3]))
-    return apply(st, (2, code[1], code[2]))
+    if code[0] == WASTE_PLAY:
+        return apply(st, (WASTE_PLAY, p, code[1]))
+    if code[0] == PILE_MOVE:
+        return apply(st, (PILE_MOVE, code[1], len(piles[code[1]]) - code[2], code[3]))
+    return apply(st, (FOUNDATION_DOWN, code[1], code[2]))
 
 
 def verdict(st: State, draw: int, nodes: int) -> tuple[int, tuple[int, ...] | None, int]:
