@@ -23,18 +23,21 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from jielong.cards import Card
 from jielong.rules.core import Move, Rules
 from jielong.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
-from jielong.rules.klondike import Klondike
-from jielong.rules.registry import rules_for
+from jielong.rules.klondike import Klondike, KlondikePosition
+from jielong.rules.registry import Position, rules_for
 from jielong.rules.variants import get_variant
 from jielong.solve import freecell as own
 from jielong.solve import klondike
 from jielong.solve.result import Hint, SolveResult
+
+P = TypeVar("P")
+K = TypeVar("K")
 
 FCSOLVE_SHARE = 0.4
 """Part of the deadline given to Freecell Solver before the own solver runs."""
@@ -125,8 +128,8 @@ def keeps_the_game(rules: FreeCell, position: FreeCellPosition, move: Move) -> b
 def heuristic_move(
     rules: FreeCell,
     position: FreeCellPosition,
-    seen: frozenset[Any] = frozenset(),
-    never: frozenset[Any] = frozenset(),
+    seen: frozenset[FreeCellPosition] = frozenset(),
+    never: frozenset[FreeCellPosition] = frozenset(),
 ) -> Hint:
     """The legal move whose result the search's heuristic likes best, among
     those that bring back no position in ``seen`` and keep a winnable game
@@ -165,7 +168,7 @@ def _after(rules: FreeCell, position: FreeCellPosition, hint: Hint) -> FreeCellP
     return after
 
 
-def play_all(rules: Rules[Any], position: Any, moves: tuple[Move, ...]) -> Any:
+def play_all(rules: Rules[P], position: P, moves: tuple[Move, ...]) -> P:
     for move in moves:
         position = rules.play(position, move)
     return position
@@ -217,7 +220,7 @@ def _avoiding_seen(
     rules: FreeCell,
     position: FreeCellPosition,
     deadline: float,
-    seen: frozenset[Any],
+    seen: frozenset[FreeCellPosition],
 ) -> Hint | None:
     """A solver's line through a move to a position the game has not been
     in: each such move in the heuristic's order, the own solver on the
@@ -273,7 +276,7 @@ def full_line(family: str, hint: Hint) -> tuple[Move, ...]:
 
 
 def continue_line(
-    family: str, rules: Rules[Any], previous: tuple[Any, Hint], position: Any
+    family: str, rules: Rules[Any], previous: tuple[Position, Hint], position: Position
 ) -> Hint | None:
     """The rest of the previous hint's line when ``position`` lies on it
     (``previous``: the position that hint was for, and the hint), else
@@ -293,26 +296,26 @@ def continue_line(
     rest = moves[at:]
     if family == "klondike":
         return Hint("solver", rest[0], rest, hint.source, win_chance=1.0)
-    assert isinstance(rules, FreeCell)
+    assert isinstance(rules, FreeCell) and isinstance(position, FreeCellPosition)
     return _from_result(rules, position, SolveResult("solved", rest, solver=hint.source))
 
 
-def circle_key(family: str, position: Any) -> Any:
+def circle_key(family: str, position: Position) -> Position:
     """What must not come back for a hint follower not to go round in a
     circle: the position, and in Klondike without its recycle count past the
     first (a recycle that plays nothing brings the same cards back)."""
-    if family == "klondike":
+    if isinstance(position, KlondikePosition):
         return klondike.circle_key(position)
     return position
 
 
 def compute_hint(
     variant_id: str,
-    position: Any,
+    position: Position,
     *,
     deadline_seconds: float,
-    seen: tuple[Any, ...] = (),
-    previous: tuple[Any, Hint] | None = None,
+    seen: tuple[Position, ...] = (),
+    previous: tuple[Position, Hint] | None = None,
     known_lost: bool = False,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Hint:
@@ -332,12 +335,21 @@ def compute_hint(
         hint = continue_line(variant.family, rules, previous, position)
         if hint is not None:
             return hint
-    counts = Counter(circle_key(variant.family, p) for p in seen)
-    keys = frozenset(counts)
-    twice = frozenset(k for k, n in counts.items() if n >= 2)
-    if variant.family == "freecell":
+    if isinstance(position, FreeCellPosition):
         assert isinstance(rules, FreeCell)
+        keys, twice = _once_and_twice(p for p in seen if isinstance(p, FreeCellPosition))
         return freecell_hint(rules, position, deadline_seconds, seen=keys, never=twice)
     assert isinstance(rules, Klondike)
+    known, again = _once_and_twice(
+        klondike.circle_key(p) for p in seen if isinstance(p, KlondikePosition)
+    )
     seconds = min(deadline_seconds, KLONDIKE_SECONDS)
-    return klondike.hint(rules, position, max_seconds=seconds, avoid=keys, never=twice, clock=clock)
+    return klondike.hint(
+        rules, position, max_seconds=seconds, avoid=known, never=again, clock=clock
+    )
+
+
+def _once_and_twice(keys: Iterable[K]) -> tuple[frozenset[K], frozenset[K]]:
+    """The keys that come up at all, and those that come up twice or more."""
+    counts = Counter(keys)
+    return frozenset(counts), frozenset(k for k, n in counts.items() if n >= 2)
