@@ -249,8 +249,8 @@ def freecell_hint(
     deadline_seconds: float,
     *,
     use_fcsolve: bool = True,
-    seen: frozenset[Any] = frozenset(),
-    never: frozenset[Any] = frozenset(),
+    seen: frozenset[FreeCellPosition] = frozenset(),
+    never: frozenset[FreeCellPosition] = frozenset(),
 ) -> Hint:
     """A fresh hint (no line to go on with): a solver's line whose first
     move does not bring back a position in ``seen``, a proof, or a
