@@ -40,7 +40,6 @@ from typing import Any
 
 from jielong.solve.freecell_line import (
     foundation_slot,
-    remove_loops,
     replay_check,
     run_move_length,
     run_moves,
@@ -62,7 +61,6 @@ __all__ = [
     "foundation_slot",
     "initial_state",
     "prove",
-    "remove_loops",
     "replay_check",
     "run_move_length",
     "run_moves",

@@ -128,8 +128,8 @@ def steps_to_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]
 
 def line_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) -> list[Move]:
     """The search's steps as single-card moves on the real position, every
-    stretch that comes back to a position already seen cut out (as
-    :func:`remove_loops`).  The rules judge the line afterwards
+    stretch that comes back to a position already seen cut out.  The rules
+    judge the line afterwards
     (:func:`replay_check`)."""
     board = Board(pos)
     seen = {board.key(): 0}
@@ -162,26 +162,6 @@ def replay_check(rules: Any, pos: Any, moves: Sequence[Move]) -> bool:
             return False
         pos = rules.play(pos, m)
     return bool(rules.is_won(pos))
-
-
-def remove_loops(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> list[Move]:
-    """Cut every stretch of a line that comes back to a position already seen."""
-    seen: dict[FreeCellPosition, int] = {pos: 0}
-    out: list[Move] = []
-    positions = [pos]
-    for m in moves:
-        pos = rules.play(positions[-1], m)
-        if pos in seen:
-            cut = seen[pos]
-            for p in positions[cut + 1 :]:
-                del seen[p]
-            del out[cut:]
-            del positions[cut + 1 :]
-            continue
-        out.append(m)
-        positions.append(pos)
-        seen[pos] = len(out)
-    return out
 
 
 def run_move_length(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> int:
