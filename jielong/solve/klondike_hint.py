@@ -124,7 +124,8 @@ def hint(
     if not legal or rules.is_won(position):
         return Hint("none")
     every = legal
-    legal = [m for m in every if circle_key(rules.play(position, m)) not in never]
+    keys = {m: circle_key(rules.play(position, m)) for m in every}
+    legal = [m for m in every if keys[m] not in never]
     if not legal:
         return Hint("exhausted")
     if position.all_revealed() and position.stock_all_seen():
@@ -133,7 +134,7 @@ def hint(
             return Hint("solver", res.moves[0], res.moves, source="own", win_chance=1.0)
         if res.status == "unsolvable":
             return Hint("unsolvable", source="own", win_chance=0.0)
-    fresh = [m for m in legal if circle_key(rules.play(position, m)) not in avoid]
+    fresh = [m for m in legal if keys[m] not in avoid]
     # in the order that settles ties between moves that win as many deals
     candidates = sorted(fresh or legal, key=lambda m: priority(position, m))
     samples = 0
