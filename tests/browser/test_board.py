@@ -588,17 +588,29 @@ def test_home_offers_to_continue_the_unfinished_game(
     assert game_id(page) != gid
 
 
-def test_no_progress_bar_offers_its_exits(page: Any, server: Server, device: str) -> None:
-    if device == "phone":
-        pytest.skip("the no-progress bar is checked at desktop size")
+def stuck_game(server: Server) -> dict[str, Any]:
+    """A draw-1 game on :func:`stuck_klondike` with one seen card in the waste."""
     body = {"variant": "klondike-1", "position": stuck_klondike(waste="3S")}
     status, state = server.api("POST", "/api/games", body)
     assert status == 201, state
-    assert state["moves"] and not state["flags"]["no_legal_move"]
+    return state
+
+
+def warning_on_hint(page: Any, state: dict[str, Any]) -> Any:
+    """The warning bar the hint answers with, the game open on the page."""
     open_game(page, f"/play/klondike-1?game={state['id']}")
     page.keyboard.press("h")
     bar = page.locator("#hintbar .bar.warn")
     bar.wait_for(timeout=20_000)
+    return bar
+
+
+def test_no_progress_bar_offers_its_exits(page: Any, server: Server, device: str) -> None:
+    if device == "phone":
+        pytest.skip("the no-progress bar is checked at desktop size")
+    state = stuck_game(server)
+    assert state["moves"] and not state["flags"]["no_legal_move"]
+    bar = warning_on_hint(page, state)
     assert t("hint.noProgress") in bar.inner_text()
     exits = bar.locator("button").all_inner_texts()
     assert exits == [
@@ -616,9 +628,7 @@ def test_no_progress_bar_offers_its_exits(page: Any, server: Server, device: str
 def test_a_hint_that_could_only_go_round_says_so(page: Any, server: Server, device: str) -> None:
     if device == "phone":
         pytest.skip("the hint bars are checked at desktop size")
-    body = {"variant": "klondike-1", "position": stuck_klondike(waste="3S")}
-    status, state = server.api("POST", "/api/games", body)
-    assert status == 201, state
+    state = stuck_game(server)
     # turn the waste over and back twice: both positions come up twice
     for _ in range(4):
         status, state = server.api(
@@ -627,10 +637,7 @@ def test_a_hint_that_could_only_go_round_says_so(page: Any, server: Server, devi
             {"type": "draw", "version": state["version"]},
         )
         assert status == 200, state
-    open_game(page, f"/play/klondike-1?game={state['id']}")
-    page.keyboard.press("h")
-    bar = page.locator("#hintbar .bar.warn")
-    bar.wait_for(timeout=20_000)
+    bar = warning_on_hint(page, state)
     assert t("hint.exhausted") in bar.inner_text()
     assert page.locator(".ghost").count() == 0  # no move shown on the table
 
