@@ -14,15 +14,20 @@ transaction: one disk flush for many actions, each answered only after the
 commit that holds it.  Each write is still compare-and-set on its game's
 version, run in order inside the transaction, so its outcome is the one it
 would have had alone.
+
+A write can also be handed over from the event loop (:meth:`Writer.write_soon`):
+it joins the same queue, a thread of the writer's own commits it, and the
+loop is told once per commit, not once per write.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
@@ -114,13 +119,17 @@ def _close(conn: DBAPIConnection | None) -> None:
 
 
 class _Write:
-    __slots__ = ("done", "error", "result", "work")
+    __slots__ = ("done", "error", "future", "result", "work")
 
-    def __init__(self, work: Callable[[DBAPICursor], object]) -> None:
+    def __init__(
+        self, work: Callable[[DBAPICursor], object], future: asyncio.Future[Any] | None = None
+    ) -> None:
         self.work = work
         self.done = False
         self.result: object = None
         self.error: BaseException | None = None
+        # set from the event loop: told there once the write is committed
+        self.future = future
 
 
 class Writer:
@@ -132,6 +141,10 @@ class Writer:
         self._queue: list[_Write] = []
         self._queue_lock = threading.Lock()
         self._write_lock = threading.Lock()
+        # the committing thread of the writes handed over from an event loop:
+        # one token per such write (False: stop)
+        self._wakeups: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        self._committer: threading.Thread | None = None
 
     def write(self, work: Callable[[DBAPICursor], T]) -> T:
         """``work(cursor)`` inside a transaction, committed before this
@@ -144,12 +157,53 @@ class Writer:
                 self._queue.append(item)
             with self._write_lock:
                 if not item.done:
-                    with self._queue_lock:
-                        batch, self._queue = self._queue, []
-                    self._run(batch)
+                    self._commit_queued()
         if item.error is not None:
             raise item.error
         return cast(T, item.result)  # what ``work`` returned
+
+    def write_soon(self, work: Callable[[DBAPICursor], T]) -> asyncio.Future[T]:
+        """:meth:`write` for code on an event loop (SQLite only): the write
+        is queued and the loop goes on; the future is done once it is
+        committed (or refused), with what ``work`` returned or raised.  The
+        write runs in the writer's thread, with the writes queued beside it."""
+        if not self.connections.sqlite:
+            raise RuntimeError("only SQLite writes are committed by the writer's thread")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        with self._queue_lock:
+            self._queue.append(_Write(work, future))
+            if self._committer is None:
+                self._committer = threading.Thread(
+                    target=self._commit_handed_over, name="jielong-commit", daemon=True
+                )
+                self._committer.start()
+        self._wakeups.put(True)
+        return future
+
+    def close(self) -> None:
+        """Stop the committing thread (once the writes queued are done)."""
+        self._wakeups.put(False)
+
+    def _commit_handed_over(self) -> None:
+        while self._wakeups.get():
+            with self._write_lock:
+                self._commit_queued()
+
+    def _commit_queued(self) -> None:
+        """Commit every write queued (the caller holds the write lock), and
+        tell the event loops waiting for some of them."""
+        with self._queue_lock:
+            batch, self._queue = self._queue, []
+        if not batch:
+            return
+        self._run(batch)
+        waiting: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
+        for item in batch:
+            if item.future is not None:
+                waiting.setdefault(item.future.get_loop(), []).append(item)
+        for loop, items in waiting.items():
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
+                loop.call_soon_threadsafe(_settle, items)
 
     def statement(self, sql: str, params: Sequence[object]) -> int:
         """One statement as its own transaction (no explicit one around it:
@@ -178,3 +232,15 @@ class Writer:
                     self._run([item])
         for item in batch:
             item.done = True
+
+
+def _settle(items: list[_Write]) -> None:
+    """On the event loop: the outcome of each committed write to its future."""
+    for item in items:
+        future = item.future
+        if future is None or future.done():
+            continue  # its waiter gave up: the write stands all the same
+        if item.error is not None:
+            future.set_exception(item.error)
+        else:
+            future.set_result(item.result)

@@ -18,6 +18,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
@@ -164,7 +165,15 @@ class Store:
         metadata.create_all(self.engine)
         upgrade(self.engine, game_steps, player_stats)
 
+    @property
+    def local(self) -> bool:
+        """Whether the database is a file of this machine (SQLite): a read is
+        shorter than handing it to a thread, and a write can be handed to
+        the writer's thread from the event loop (:meth:`save_soon`)."""
+        return self.dialect == "sqlite"
+
     def close(self) -> None:
+        self._writer.close()
         self.engine.dispose()  # and the store's own connections with it
 
     # -- games --------------------------------------------------------------
@@ -287,13 +296,45 @@ class Store:
     def save(self, record: GameRecord, expected_version: int, now: int) -> GameRecord:
         """Write ``record`` as version ``expected_version + 1`` if the stored
         game is still at ``expected_version``; else raise :class:`StaleVersion`."""
+        values, write, counts_win = self._saving(record, expected_version, now)
+        stored = record.stored_top or record.session.top.root
+        top = record.session.top
+        if self.dialect == "postgresql" and not counts_win and stored is not top:
+            if top.below is stored:
+                assert top.step is not None
+                step = _json_text(top.step.to_json())
+                written = self._writer.statement(
+                    self._sql.update_and_push, (*values, top.depth - 1, expected_version + 1, step)
+                )
+            elif stored.below is top:
+                written = self._writer.statement(self._sql.update_and_pop, (*values, top.depth))
+            else:
+                written = int(self._writer.write(write))
+        else:
+            written = int(self._writer.write(write))
+        return self._saved(record, expected_version, now, written)
+
+    async def save_soon(self, record: GameRecord, expected_version: int, now: int) -> GameRecord:
+        """:meth:`save` from the event loop, on SQLite (:attr:`local`): the
+        write is committed by the writer's thread, with the writes queued
+        beside it, and awaited."""
+        _, write, _ = self._saving(record, expected_version, now)
+        written = int(await self._writer.write_soon(write))
+        return self._saved(record, expected_version, now, written)
+
+    def _saving(
+        self, record: GameRecord, expected_version: int, now: int
+    ) -> tuple[tuple[object, ...], Callable[[DBAPICursor], bool], bool]:
+        """The game row's new values, the write (compare-and-set on the
+        version, then the steps pushed or undone), and whether it counts a win."""
         session = record.session
         version = expected_version + 1
         stored = record.stored_top or session.top.root
+        top = session.top
         won = session.won_ms is not None
         values = (
             version,
-            session.top.depth,
+            top.depth,
             None if session.last is None else _json_text(session.last),
             session.elapsed_ms,
             session.running_since,
@@ -303,36 +344,31 @@ class Store:
             record.id,
             expected_version,
         )
+        counts_win = bool(
+            won and not record.stored_won and record.player and session.deal is not None
+        )
 
         def write(cur: DBAPICursor) -> bool:
             cur.execute(self._sql.update_game, values)
             if cur.rowcount != 1:
                 return False
-            self._write_steps(cur, record.id, version, stored, session.top)
+            self._write_steps(cur, record.id, version, stored, top)
             if counts_win:
                 self._count_win(cur, record)
             return True
 
-        counts_win = won and not record.stored_won and record.player and session.deal is not None
-        top = session.top
-        if self.dialect == "postgresql" and not counts_win and stored is not top:
-            if top.below is stored:
-                assert top.step is not None
-                step = _json_text(top.step.to_json())
-                written = self._writer.statement(
-                    self._sql.update_and_push, (*values, top.depth - 1, version, step)
-                )
-            elif stored.below is top:
-                written = self._writer.statement(self._sql.update_and_pop, (*values, top.depth))
-            else:
-                written = int(self._writer.write(write))
-        else:
-            written = int(self._writer.write(write))
+        return values, write, counts_win
+
+    def _saved(
+        self, record: GameRecord, expected_version: int, now: int, written: int
+    ) -> GameRecord:
+        """The record as saved, or :class:`StaleVersion` with the game as it is."""
         if written != 1:
             raise StaleVersion(self.load(record.id))
-        saved = replace(record, version=version, updated_ms=now)
-        saved.stored_top, saved.stored_won = session.top, won
-        self._remember(record.id, version, session.top)
+        session = record.session
+        saved = replace(record, version=expected_version + 1, updated_ms=now)
+        saved.stored_top, saved.stored_won = session.top, session.won_ms is not None
+        self._remember(record.id, expected_version + 1, session.top)
         return saved
 
     def save_clock(self, record: GameRecord) -> bool:

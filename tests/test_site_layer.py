@@ -76,17 +76,17 @@ def test_a_move_whose_store_fails_answers_503_then_recovers(tmp_path: Path) -> N
     with TestClient(app) as client:
         game = new_game(client, variant="freecell", deal=5)
         body = {"version": 1, "type": "move", **game["moves"][0]}
-        save = store.save
+        save_soon = store.save_soon  # how a move is saved on SQLite
 
-        def down(*args: Any) -> Any:
+        async def down(*args: Any) -> Any:
             raise sa.exc.OperationalError("UPDATE", {}, Exception("disk I/O error"))
 
-        store.save = down  # type: ignore[method-assign]
+        store.save_soon = down  # type: ignore[method-assign]
         r = client.post(_actions(game), json=body)
         assert r.status_code == 503 and r.json()["error"]["code"] == "storage_unavailable"
         assert int(r.headers["retry-after"]) > 0 and r.headers["cache-control"] == "no-store"
         assert app.state.storage_outage.failing
-        store.save = save  # type: ignore[method-assign]
+        store.save_soon = save_soon  # type: ignore[method-assign]
         assert client.post(_actions(game), json=body).status_code == 200
         assert not app.state.storage_outage.failing
 
@@ -97,10 +97,10 @@ def test_a_bug_in_a_move_is_a_500(tmp_path: Path) -> None:
     with TestClient(app, raise_server_exceptions=False) as client:
         game = new_game(client, variant="freecell", deal=6)
 
-        def broken(*args: Any) -> Any:
+        async def broken(*args: Any) -> Any:
             raise RuntimeError("a bug")
 
-        store.save = broken  # type: ignore[method-assign]
+        store.save_soon = broken  # type: ignore[method-assign]
         r = client.post(_actions(game), json={"version": 1, "type": "move", **game["moves"][0]})
         assert r.status_code == 500
         metrics = client.get("/metrics").text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import json
@@ -208,6 +209,43 @@ def test_sqlite_writers_queued_behind_a_commit_share_the_next_one(tmp_path: Path
         for t in writers:
             t.join()
     assert outcomes == {0: "saved", 1: "saved", 2: "stale"}
+    assert [kind for kind, _ in sent].count("COMMIT") == 1
+    for record in records:
+        loaded = store.load(record.id)
+        assert loaded is not None and loaded.version == 2
+        assert loaded.session.steps == record.session.steps
+    store.close()
+
+
+def test_sqlite_writes_handed_over_from_the_event_loop_share_a_commit(tmp_path: Path) -> None:
+    """Saves from the event loop queue behind a commit in progress and go in
+    together, each told its own outcome only once that commit is done; the
+    loop runs meanwhile."""
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    records = [store.create(Session("freecell", deal=d), None, now=0) for d in (1, 2, 3)]
+    stale = store.load(records[2].id)
+    assert stale is not None
+    for record in records:
+        record.session.move(record.session.legal_moves()[0])
+    store.save(records[2], 1, now=1)
+    stale.session.move(stale.session.legal_moves()[1])
+
+    async def save_all() -> list[object]:
+        saving = [
+            asyncio.ensure_future(store.save_soon(r, 1, now=2))
+            for r in (records[0], records[1], stale)
+        ]
+        await asyncio.sleep(0.2)
+        # a commit in progress holds the write lock: nothing is told yet
+        assert not any(s.done() for s in saving)
+        lock.release()
+        return await asyncio.gather(*saving, return_exceptions=True)
+
+    lock = store._writer._write_lock
+    with _statements(store) as sent:
+        lock.acquire()
+        outcomes = asyncio.run(save_all())
+    assert [type(o).__name__ for o in outcomes] == ["GameRecord", "GameRecord", "StaleVersion"]
     assert [kind for kind, _ in sent].count("COMMIT") == 1
     for record in records:
         loaded = store.load(record.id)

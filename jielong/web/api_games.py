@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
+from concurrent.futures import Executor
 from typing import Annotated
 
 from fastapi import APIRouter, Request
@@ -263,11 +266,11 @@ def read_game(game_id: GameId, request: Request) -> JSONResponse:
     return JSONResponse(game_state(load_game(store_of(request), game_id), request))
 
 
-def act(game_id: GameId, body: Action, request: Request) -> JSONResponse:
-    store = store_of(request)
+def _acted(store: Store, game_id: str, body: Action) -> GameRecord:
+    """The game with the action played on it, in memory, or its refusal."""
     record = load_game(store, game_id)
     if record.version != body.version:
-        raise _stale(record, request)
+        raise _StaleRead(record)
     move = None
     steps: list[Move] | None = None
     given = _given(body)
@@ -290,15 +293,57 @@ def act(game_id: GameId, body: Action, request: Request) -> JSONResponse:
     except ActionError as e:
         details = {k: v for k, v in e.params.items() if k in ("reason", "count", "limit")}
         raise ApiError(422, e.code, e.params, details=details) from None
-    try:
-        saved = store.save(record, body.version, now_ms())
-    except StaleVersion as e:
-        if e.current is None:
-            raise ApiError(404, "game_not_found") from None
-        raise _stale(e.current, request) from None
+    return record
+
+
+class _StaleRead(Exception):
+    """The action was made on another version than the stored one."""
+
+    def __init__(self, current: GameRecord | None) -> None:
+        super().__init__("stale")
+        self.current = current
+
+
+def _refusal(e: _StaleRead | StaleVersion, request: Request) -> ApiError:
+    if e.current is None:
+        return ApiError(404, "game_not_found")
+    return _stale(e.current, request)
+
+
+def _answer(saved: GameRecord, game_id: str, request: Request) -> JSONResponse:
     hints: HintPool = request.app.state.hints
     hints.cancel(game_id)
     return JSONResponse(game_state(saved, request))
+
+
+def _act_in_thread(game_id: str, body: Action, request: Request) -> JSONResponse:
+    store = store_of(request)
+    try:
+        record = _acted(store, game_id, body)
+        saved = store.save(record, body.version, now_ms())
+    except (_StaleRead, StaleVersion) as e:
+        raise _refusal(e, request) from None
+    return _answer(saved, game_id, request)
+
+
+async def act(game_id: GameId, body: Action, request: Request) -> JSONResponse:
+    store = store_of(request)
+    if not store.local:
+        # a server database: its reads and writes wait on the network, in threads
+        threads: Executor = request.app.state.action_threads
+        loop = asyncio.get_running_loop()
+        call = functools.partial(_act_in_thread, game_id, body, request)
+        return await loop.run_in_executor(threads, call)
+    # SQLite: the read and the move here, on the event loop (a read of a
+    # local file is shorter than a thread hop, and the interpreter runs one
+    # thread at a time anyway); the write is committed by the store's writer
+    # thread with the others queued, and the answer waits for that commit
+    try:
+        record = _acted(store, game_id, body)
+        saved = await store.save_soon(record, body.version, now_ms())
+    except (_StaleRead, StaleVersion) as e:
+        raise _refusal(e, request) from None
+    return _answer(saved, game_id, request)
 
 
 # every move comes here: a leaner handler of the same request rules

@@ -38,7 +38,7 @@ from jielong.web import (
 from jielong.web.costly import CostlyWork
 from jielong.web.daily import DailyDeals
 from jielong.web.errors import ApiError, error_response, http_error, validation_error
-from jielong.web.fastbody import SERVER_DATABASE_THREADS, SQLITE_THREADS, endpoint_threads
+from jielong.web.fastbody import SERVER_DATABASE_THREADS, endpoint_threads
 from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintPool
 from jielong.web.limits import limit_repeated_logs
@@ -112,11 +112,9 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     # its thread starts with the first winnable deal asked for
     winnable = WinnablePool()
     daily = DailyDeals(store.engine)
-    # the move route's endpoint threads (started as they are needed; idle
-    # ones cost nothing, and an app may be started again)
-    moves = endpoint_threads(
-        SQLITE_THREADS if store.dialect == "sqlite" else SERVER_DATABASE_THREADS
-    )
+    # the move route's threads on a server database (started as they are
+    # needed; idle ones cost nothing, and an app may be started again)
+    moves = endpoint_threads(SERVER_DATABASE_THREADS)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -148,6 +146,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     )
     app.state.settings = settings
     app.state.store = store
+    app.state.action_threads = moves
     app.state.hints = pool
     app.state.hint_gate = HintGate()
     app.state.creation_limit = growth.CreationLimit()

@@ -6,7 +6,8 @@ telemetry: a third of the CPU of an action.  The action endpoint takes only
 path parameters, one JSON body model and the request, so this route class
 does just that: the same body rules (JSON only with a JSON content type,
 the same validation by the same model), the same errors, then the endpoint
-in a thread pool of its own.  The route keeps its place in the OpenAPI
+in a thread pool of its own (or on the event loop, for an endpoint
+defined with ``async def``).  The route keeps its place in the OpenAPI
 schema, which is made from the endpoint's signature as for any route.
 """
 
@@ -26,13 +27,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
-SQLITE_THREADS = 48
-"""Threads running these routes' endpoints on SQLite (per server process):
-many, so that many writes queue behind a commit and share the next one
-(with 50 clients, 48 threads spent 8-10% less CPU per action than 16)."""
 SERVER_DATABASE_THREADS = 16
-"""The same on PostgreSQL, where a commit is not shared: 48 threads waiting
-on the network spent a quarter more CPU per action than 16."""
+"""Threads running actions on a server database (per server process): 48
+threads waiting on the network spent a quarter more CPU per action than 16.
+On SQLite an action runs on the event loop (see ``act``)."""
 
 
 def endpoint_threads(threads: int) -> Executor:
@@ -117,12 +115,18 @@ class JsonBodyRoute(APIRoute):
         ]
         model: type[BaseModel] = hints[body_name]
         request_name = next(n for n in names if hints.get(n) is Request)
+        # an endpoint defined with async def chooses where its work runs
+        on_loop = inspect.iscoroutinefunction(endpoint)
 
         async def respond(request: Request, raw: bytes) -> Response:
             body = await json_body(request, model, raw)
             kwargs = {**request.path_params, body_name: body, request_name: request}
-            call = functools.partial(endpoint, **kwargs)
-            response: Response = await asyncio.get_running_loop().run_in_executor(threads, call)
+            response: Response
+            if on_loop:
+                response = await endpoint(**kwargs)
+            else:
+                call = functools.partial(endpoint, **kwargs)
+                response = await asyncio.get_running_loop().run_in_executor(threads, call)
             return response
 
         return respond
