@@ -11,6 +11,13 @@ throw-away PostgreSQL cluster (fsync on).
     python bench/server_load.py             # 20 s per database
     python bench/server_load.py --smoke     # 3 s per database
     python bench/server_load.py --server-workers 2
+    python bench/server_load.py --rate 1000  # paced: 1,000 actions/s offered
+
+Closed loop (the default) gives the capacity: with 50 clients each waiting
+for its answer, the rate is 50 / the mean latency (Little's law), so a high
+rate and a low latency cannot both show there.  Paced, the clients offer a
+fixed rate whatever the answers do, and the latencies are those a player
+sees at that rate.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing as mp
 import os
 import random
@@ -77,17 +85,35 @@ async def client(
     stop_at: float,
     latencies: list[float],
     errors: list[int],
-) -> None:
+    pace: tuple[float, float] | None = None,
+) -> int:
+    """One player's actions until ``stop_at``; latencies of those from
+    ``start_at`` on.  Closed loop (``pace`` None): each action is sent the
+    moment the last answer arrives.  Paced (``pace`` = (first, interval)):
+    action k is due at ``first + k * interval``, sent then or, if the last
+    answer came later, at once; its latency counts from when it was due, so
+    a slow answer also counts against the actions it held back.  Returns
+    the paced actions due before ``stop_at`` that were never sent."""
     _, game = await conn.request("POST", "/api/games", {"variant": "freecell"})
     path = f"/api/games/{game['id']}/actions"
+    due = 0.0
+    k = 0
     while time.perf_counter() < stop_at:
+        if pace is not None:
+            due = pace[0] + k * pace[1]
+            if due >= stop_at:
+                break
+            k += 1
+            wait = due - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
         # random legal moves, but not many free cell shuffles; undo when stuck
         moves = [m for m in game["moves"] if not m["from"].startswith("cell") or rng.random() < 0.3]
         if moves and not game["flags"]["won"]:
             body = {"version": game["version"], "type": "move", **rng.choice(moves)}
         else:
             body = {"version": game["version"], "type": "undo"}
-        t0 = time.perf_counter()
+        t0 = time.perf_counter() if pace is None else due
         status, answer = await conn.request("POST", path, body)
         t1 = time.perf_counter()
         if status != 200:
@@ -98,14 +124,24 @@ async def client(
         if t0 >= start_at:  # skip the warm-up
             latencies.append(t1 - t0)
     conn.close()
+    if pace is None:
+        return 0
+    return max(0, math.ceil((stop_at - pace[0]) / pace[1]) - k)
 
 
 async def _clients(
-    port: int, seeds: range, start_at: float, stop_at: float
-) -> tuple[list[float], int]:
+    port: int, seeds: range, clients: int, start_at: float, stop_at: float, rate: float | None
+) -> tuple[list[float], int, int]:
     latencies: list[float] = []
     errors: list[int] = []
-    await asyncio.gather(
+    begin = time.perf_counter()
+    paces: list[tuple[float, float] | None] = [None] * clients
+    if rate is not None:
+        # each client offers rate / clients actions a second, the clients'
+        # schedules spread evenly over one interval
+        interval = clients / rate
+        paces = [(begin + 0.5 + interval * i / clients, interval) for i in range(clients)]
+    unsent = await asyncio.gather(
         *(
             client(
                 Connection("127.0.0.1", port),
@@ -114,41 +150,51 @@ async def _clients(
                 stop_at,
                 latencies,
                 errors,
+                paces[i],
             )
             for i in seeds
         )
     )
-    return latencies, len(errors)
+    return latencies, len(errors), sum(unsent)
 
 
 def _load_process(
-    port: int, seeds: range, start_at: float, stop_at: float
-) -> tuple[list[float], int, float]:
-    """One load process's clients; their latencies, errors and the CPU time
-    the process spent."""
+    port: int, seeds: range, clients: int, start_at: float, stop_at: float, rate: float | None
+) -> tuple[list[float], int, int, float]:
+    """One load process's clients; their latencies, errors, paced actions
+    never sent, and the CPU time the process spent."""
     before = time.process_time()
-    latencies, errors = asyncio.run(_clients(port, seeds, start_at, stop_at))
-    return latencies, errors, time.process_time() - before
+    latencies, errors, unsent = asyncio.run(_clients(port, seeds, clients, start_at, stop_at, rate))
+    return latencies, errors, unsent, time.process_time() - before
 
 
 def load(
-    port: int, clients: int, warmup: float, seconds: float, processes: int = 1
+    port: int,
+    clients: int,
+    warmup: float,
+    seconds: float,
+    processes: int = 1,
+    rate: float | None = None,
 ) -> dict[str, Any]:
     """The clients, split over ``processes`` load processes (one event loop
-    each: on a busy machine one loop's share of a core can cap the rate)."""
+    each: on a busy machine one loop's share of a core can cap the rate);
+    closed loop, or paced to offer ``rate`` actions a second in all."""
     start_at = time.perf_counter() + warmup
     stop_at = start_at + seconds
     parts = [range(p, clients, processes) for p in range(processes)]
     if processes == 1:
-        results = [_load_process(port, parts[0], start_at, stop_at)]
+        results = [_load_process(port, parts[0], clients, start_at, stop_at, rate)]
     else:
         # perf_counter is the system's monotonic clock: the same in every process
         with ProcessPoolExecutor(processes, mp_context=mp.get_context("spawn")) as pool:
-            running = [pool.submit(_load_process, port, p, start_at, stop_at) for p in parts]
+            running = [
+                pool.submit(_load_process, port, p, clients, start_at, stop_at, rate) for p in parts
+            ]
             results = [r.result() for r in running]
     latencies = [t for r in results for t in r[0]]
     errors = sum(r[1] for r in results)
-    measured = time.perf_counter() - start_at
+    # closed loop: until the last answer; paced: the window the actions were due in
+    measured = time.perf_counter() - start_at if rate is None else seconds
     latencies.sort()
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
     return {
@@ -158,7 +204,8 @@ def load(
         "p50_ms": q[49] * 1000,
         "p99_ms": q[98] * 1000,
         "errors": errors,
-        "load_cpu": sum(r[2] for r in results),
+        "unsent": sum(r[2] for r in results),
+        "load_cpu": sum(r[3] for r in results),
     }
 
 
@@ -204,7 +251,9 @@ def run(
         cpu_before = _cpu_seconds(server.pid)
         system_before = _cpu_seconds(server.pid, system_only=True)
         db_before = _database_cpu_seconds(postmaster)
-        figures = load(server.port, args.clients, args.warmup, args.seconds, args.load_processes)
+        figures = load(
+            server.port, args.clients, args.warmup, args.seconds, args.load_processes, args.rate
+        )
         server_cpu = _cpu_seconds(server.pid) - cpu_before
         system_cpu = _cpu_seconds(server.pid, system_only=True) - system_before
         own_cpu = figures["load_cpu"]
@@ -212,10 +261,13 @@ def run(
     database_cpu = ""
     if postmaster is not None:
         database_cpu = f"PostgreSQL {db_cpu / figures['actions'] * 1000:.2f} ms, "
+    offered = "closed loop" if args.rate is None else f"offered {args.rate:.0f} actions/s"
+    unsent = "" if args.rate is None else f", due but never sent {figures['unsent']}"
     print(
-        f"{name:<11} {args.clients} clients, {args.server_workers} server process(es): "
+        f"{name:<11} {args.clients} clients ({offered}), "
+        f"{args.server_workers} server process(es): "
         f"{figures['actions']} actions in {figures['seconds']:.1f} s = "
-        f"{figures['rate']:.0f} actions/s, p50 {figures['p50_ms']:.1f} ms, "
+        f"{figures['rate']:.0f} actions/s{unsent}, p50 {figures['p50_ms']:.1f} ms, "
         f"p99 {figures['p99_ms']:.1f} ms, non-200 answers {figures['errors']}; "
         f"CPU per action: server {server_cpu / figures['actions'] * 1000:.2f} ms "
         f"(of which system {system_cpu / figures['actions'] * 1000:.2f} ms), "
@@ -244,6 +296,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--server-workers", type=int, default=1)
     parser.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        metavar="ACTIONS_PER_S",
+        help="paced (open loop): the clients offer this many actions a second in all, "
+        "latency counted from when each action was due (default: closed loop, each "
+        "client sending as soon as its last answer arrives)",
+    )
+    parser.add_argument(
         "--load-processes",
         type=int,
         default=1,
@@ -264,9 +325,13 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds = 3.0 if args.smoke else 20.0
     args.warmup = 1.0 if args.smoke else 3.0
     with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
-        files = (Path(tmp) / f"games-{i}.sqlite3" for i in range(2))
+        files = (Path(tmp) / f"games-{i}.sqlite3" for i in range(4))
         if not args.no_sqlite:
             side_by_side("sqlite", lambda: f"sqlite:///{next(files)}", args)
+            if args.smoke and args.rate is None:
+                # the paced mode too, briefly
+                paced = argparse.Namespace(**{**vars(args), "rate": 100.0})
+                side_by_side("sqlite", lambda: f"sqlite:///{next(files)}", paced)
     if args.no_postgres:
         return 0
     if postgres_bin() is None:
