@@ -196,13 +196,15 @@ def load(
     # closed loop: until the last answer; paced: the window the actions were due in
     measured = time.perf_counter() - start_at if rate is None else seconds
     latencies.sort()
-    q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
+    q = statistics.quantiles(latencies, n=1000) if len(latencies) > 1 else [0.0] * 999
     return {
         "actions": len(latencies),
         "seconds": measured,
         "rate": len(latencies) / measured,
-        "p50_ms": q[49] * 1000,
-        "p99_ms": q[98] * 1000,
+        "p50_ms": q[499] * 1000,
+        "p99_ms": q[989] * 1000,
+        "p999_ms": q[998] * 1000,
+        "max_ms": (latencies[-1] if latencies else 0.0) * 1000,
         "errors": errors,
         "unsent": sum(r[2] for r in results),
         "load_cpu": sum(r[3] for r in results),
@@ -268,7 +270,8 @@ def run(
         f"{args.server_workers} server process(es): "
         f"{figures['actions']} actions in {figures['seconds']:.1f} s = "
         f"{figures['rate']:.0f} actions/s{unsent}, p50 {figures['p50_ms']:.1f} ms, "
-        f"p99 {figures['p99_ms']:.1f} ms, non-200 answers {figures['errors']}; "
+        f"p99 {figures['p99_ms']:.1f} ms, p99.9 {figures['p999_ms']:.0f} ms, "
+        f"max {figures['max_ms']:.0f} ms, non-200 answers {figures['errors']}; "
         f"CPU per action: server {server_cpu / figures['actions'] * 1000:.2f} ms "
         f"(of which system {system_cpu / figures['actions'] * 1000:.2f} ms), "
         f"{database_cpu}load generator {own_cpu / figures['actions'] * 1000:.2f} ms "

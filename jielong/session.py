@@ -109,7 +109,7 @@ class Frame(Generic[P]):
     popping a step costs the same however long the game is, and a stack
     replayed once can be kept and resumed without copying it."""
 
-    __slots__ = ("below", "count", "depth", "legal", "position", "root", "step", "view")
+    __slots__ = ("_root", "below", "count", "depth", "legal", "position", "step", "view")
 
     def __init__(self, step: Step | None, position: P, count: int, below: Frame[P] | None) -> None:
         self.step = step
@@ -117,11 +117,18 @@ class Frame(Generic[P]):
         self.count = count
         self.below = below
         self.depth: int = 0 if below is None else below.depth + 1
-        self.root: Frame[P] = self if below is None else below.root
+        # the start's frame keeps no reference to itself: a stack dropped
+        # from memory is freed at once, with no cycle left for the collector
+        self._root: Frame[P] | None = None if below is None else below.root
         # worked out from the position once, when first asked for (an undo
         # comes back to a frame that has them)
         self.legal: tuple[Move, ...] | None = None
         self.view: dict[str, object] | None = None
+
+    @property
+    def root(self) -> Frame[P]:
+        """The start's frame, at the bottom of the stack."""
+        return self if self._root is None else self._root
 
     def at_depth(self, depth: int) -> Frame[P]:
         """The frame ``depth`` levels above the start (an ancestor of this one)."""
@@ -317,7 +324,11 @@ class Session(Generic[P]):
 
     def move(self, move: Move, now: int | None = None) -> None:
         pos = self.position
-        if move not in self._legal(pos):
+        legal = self._legal(pos)
+        if move in legal:
+            # the rules' own instance of it, shared: no new objects kept per step
+            move = legal[legal.index(move)]
+        else:
             reason = self.rules.explain(pos, move) or Illegal.NOT_A_TARGET
             details: dict[str, int] = {}
             limits = self.rules.run_limits(pos)

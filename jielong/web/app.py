@@ -186,6 +186,11 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     return app
 
 
+FULL_COLLECTION_EVERY = 100
+"""Collections of the middle generation before a full one is considered
+(Python's default: 10)."""
+
+
 def create_app_from_env() -> FastAPI:
     """The app of a server worker process (``jielong serve``)."""
     lifeline.server_worker_started()
@@ -195,4 +200,11 @@ def create_app_from_env() -> FastAPI:
     # each time, some 50-100 ms during which no request was answered.
     gc.collect()
     gc.freeze()
+    # What stays after an action is mostly its undo step, kept in the replay
+    # cache (jielong.store) and freed by reference counting when dropped; a
+    # full collection scans all of it (50-100 ms for 50 long games here),
+    # so it is looked for a tenth as often as by default (the young
+    # generations, a few milliseconds each, as often as ever).
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
     return app
