@@ -225,6 +225,12 @@ def _database_cpu_seconds(postmaster: int | None) -> float:
     return _cpu_of(lambda pid, ppid, sid: postmaster in (pid, ppid))
 
 
+def _machine_ticks() -> list[int]:
+    """The machine's CPU time so far by kind (/proc/stat: user, nice,
+    system, idle, iowait, ...; Linux)."""
+    return [int(t) for t in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+
+
 def _cpu_of(chosen: Any, system_only: bool = False) -> float:
     ticks = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -253,9 +259,11 @@ def run(
         cpu_before = _cpu_seconds(server.pid)
         system_before = _cpu_seconds(server.pid, system_only=True)
         db_before = _database_cpu_seconds(postmaster)
+        machine_before = _machine_ticks()
         figures = load(
             server.port, args.clients, args.warmup, args.seconds, args.load_processes, args.rate
         )
+        machine = [b - a for a, b in zip(machine_before, _machine_ticks(), strict=True)]
         server_cpu = _cpu_seconds(server.pid) - cpu_before
         system_cpu = _cpu_seconds(server.pid, system_only=True) - system_before
         own_cpu = figures["load_cpu"]
@@ -275,7 +283,9 @@ def run(
         f"CPU per action: server {server_cpu / figures['actions'] * 1000:.2f} ms "
         f"(of which system {system_cpu / figures['actions'] * 1000:.2f} ms), "
         f"{database_cpu}load generator {own_cpu / figures['actions'] * 1000:.2f} ms "
-        "(warm-up included)",
+        "(warm-up included); the machine's CPU meanwhile: "
+        f"{100 * (machine[3] + machine[4]) / sum(machine):.0f}% idle, "
+        f"{100 * machine[1] / sum(machine):.0f}% to niced processes",
         flush=True,
     )
     return float(server_cpu / max(1, figures["actions"]))
