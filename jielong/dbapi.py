@@ -26,13 +26,16 @@ import asyncio
 import contextlib
 import queue
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
 
 T = TypeVar("T")
+
+Query = tuple[str, tuple[object, ...]]
+"""A statement and its parameters."""
 
 IDLE_CONNECTIONS = 8
 """Connections kept open between uses (more may be open while in use)."""
@@ -110,6 +113,56 @@ class Connections:
             self._generation += 1
         for conn in idle:
             _close(conn)
+
+
+class AsyncConnections:
+    """The same for code on an event loop, on a server database: psycopg's
+    asynchronous connections, in autocommit mode, at most ``limit`` open,
+    made on first use on the loop that uses them.  A connection whose use
+    raised is closed, and driver errors of availability surface as the
+    toolkit's ``OperationalError``, as with :class:`Connections`."""
+
+    def __init__(self, engine: sa.Engine, *, limit: int) -> None:
+        self.url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self.limit = limit
+        self._idle: list[Any] = []
+        self._slots: asyncio.Semaphore | None = None
+        self._errors: tuple[type[Exception], ...] = ()
+
+    @contextlib.asynccontextmanager
+    async def cursor(self) -> AsyncIterator[Any]:
+        import psycopg
+
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.limit)
+            self._errors = (psycopg.OperationalError, psycopg.InterfaceError)
+        async with self._slots:
+            conn = self._idle.pop() if self._idle else None
+            try:
+                if conn is None:
+                    conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                async with conn.cursor() as cur:
+                    yield cur
+            except self._errors as e:
+                await _close_soon(conn)
+                raise sa.exc.OperationalError(None, None, e) from e
+            except BaseException:
+                await _close_soon(conn)
+                raise
+            self._idle.append(conn)
+
+    def close(self) -> None:
+        """Close the idle connections (at once, off any event loop)."""
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            with contextlib.suppress(Exception):
+                conn.pgconn.finish()
+
+
+async def _close_soon(conn: Any) -> None:
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            await conn.close()
 
 
 def _close(conn: DBAPIConnection | None) -> None:

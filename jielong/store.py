@@ -13,15 +13,17 @@ variant, updated in the transaction that creates or wins a game.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import functools
 import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import orjson
 import sqlalchemy as sa
@@ -29,7 +31,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from jielong.dbapi import Connections, Writer
+from jielong.dbapi import AsyncConnections, Connections, Query, Writer
 from jielong.optional import require
 from jielong.session import Frame, Session, Step, common_frame
 from jielong.store_tables import (
@@ -160,6 +162,8 @@ class Store:
                 self.url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
             )
         self._connections = Connections(self.engine, limit=2 * pool_size)
+        # the connections of the actions run on the event loop (server database)
+        self._async_connections = AsyncConnections(self.engine, limit=pool_size)
         self._writer = Writer(self._connections)
         self._sql = Queries(self._connections.placeholder)
         metadata.create_all(self.engine)
@@ -174,6 +178,7 @@ class Store:
 
     def close(self) -> None:
         self._writer.close()
+        self._async_connections.close()
         self.engine.dispose()  # and the store's own connections with it
 
     # -- games --------------------------------------------------------------
@@ -202,24 +207,48 @@ class Store:
         with self._connections.cursor() as cur:
             return self._load(cur, game_id)
 
+    async def load_soon(self, game_id: str) -> GameRecord | None:
+        """:meth:`load` from the event loop, on a server database: its
+        statements on the store's asynchronous connections."""
+        async with self._async_connections.cursor() as cur:
+            reading = self._loading(game_id)
+            try:
+                query = next(reading)
+                while True:
+                    await cur.execute(*query)
+                    query = reading.send(await cur.fetchall())
+            except StopIteration as done:
+                return cast(GameRecord | None, done.value)
+
     def _load(self, cur: DBAPICursor, game_id: str) -> GameRecord | None:
-        """The game, its undo stack replayed (or taken from memory).  The game
-        row and its step rows are read by two statements: a write between
-        them is caught by the steps' versions, and read again."""
+        reading = self._loading(game_id)
+        try:
+            query = next(reading)
+            while True:
+                cur.execute(*query)
+                query = reading.send(cur.fetchall())
+        except StopIteration as done:
+            return cast(GameRecord | None, done.value)
+
+    def _loading(self, game_id: str) -> Generator[Query, Sequence[Any], GameRecord | None]:
+        """The game, its undo stack replayed (or taken from memory): each
+        statement is yielded, its rows sent back (the same reading for a
+        driver that blocks and one that is awaited).  The game row and its
+        step rows are read by two statements: a write between them is caught
+        by the steps' versions, and read again."""
         for _ in range(20):
-            cur.execute(self._sql.select_game, (game_id,))
-            found = cur.fetchone()
-            if found is None:
+            found = yield self._sql.select_game, (game_id,)
+            if not found:
                 return None
-            row = cast(GameRow, dict(zip(GAME_COLUMNS, found, strict=True)))
-            top = self._stack(cur, row)
+            row = cast(GameRow, dict(zip(GAME_COLUMNS, found[0], strict=True)))
+            top = yield from self._stacking(row)
             if top is not None:
                 return _record_from_row(row, top)
             with self._replays_lock:
                 self._replays.pop(game_id, None)  # read it all again
         raise RuntimeError("a game kept changing while it was read")
 
-    def _stack(self, cur: DBAPICursor, row: GameRow) -> Frame | None:
+    def _stacking(self, row: GameRow) -> Generator[Query, Sequence[Any], Frame | None]:
         """The undo stack at the row's version, or None if the step rows read
         are of another version."""
         game_id, version, depth = row["id"], row["version"], row["depth"]
@@ -232,8 +261,7 @@ class Store:
         # only the steps pushed since the version in memory: those below them
         # are the same
         since = None if cached is None or cached[0] > version else cached[0]
-        cur.execute(self._sql.select_steps, (game_id, -1 if since is None else since))
-        rows = cur.fetchall()
+        rows = yield self._sql.select_steps, (game_id, -1 if since is None else since)
         first = rows[0][0] if rows else (depth if since is not None else 0)
         if [r[0] for r in rows] != list(range(first, depth)) or any(r[1] > version for r in rows):
             return None  # steps written after the game row was read
@@ -297,30 +325,51 @@ class Store:
         """Write ``record`` as version ``expected_version + 1`` if the stored
         game is still at ``expected_version``; else raise :class:`StaleVersion`."""
         values, write, counts_win = self._saving(record, expected_version, now)
-        stored = record.stored_top or record.session.top.root
-        top = record.session.top
-        if self.dialect == "postgresql" and not counts_win and stored is not top:
-            if top.below is stored:
-                assert top.step is not None
-                step = _json_text(top.step.to_json())
-                written = self._writer.statement(
-                    self._sql.update_and_push, (*values, top.depth - 1, expected_version + 1, step)
-                )
-            elif stored.below is top:
-                written = self._writer.statement(self._sql.update_and_pop, (*values, top.depth))
-            else:
-                written = int(self._writer.write(write))
+        statement = self._one_statement(record, values, counts_win)
+        if statement is not None:
+            written = self._writer.statement(*statement)
         else:
             written = int(self._writer.write(write))
         return self._saved(record, expected_version, now, written)
 
     async def save_soon(self, record: GameRecord, expected_version: int, now: int) -> GameRecord:
-        """:meth:`save` from the event loop, on SQLite (:attr:`local`): the
+        """:meth:`save` from the event loop.  On SQLite (:attr:`local`) the
         write is committed by the writer's thread, with the writes queued
-        beside it, and awaited."""
-        _, write, _ = self._saving(record, expected_version, now)
-        written = int(await self._writer.write_soon(write))
+        beside it, and awaited; on a server database a step pushed or undone
+        is one statement on the store's asynchronous connections (anything
+        else, a win counted say, runs as :meth:`save` in a thread)."""
+        values, write, counts_win = self._saving(record, expected_version, now)
+        if self.local:
+            written = int(await self._writer.write_soon(write))
+            return self._saved(record, expected_version, now, written)
+        statement = self._one_statement(record, values, counts_win)
+        if statement is None:
+            loop = asyncio.get_running_loop()
+            call = functools.partial(self.save, record, expected_version, now)
+            return await loop.run_in_executor(None, call)
+        async with self._async_connections.cursor() as cur:
+            await cur.execute(*statement)
+            written = cur.rowcount
+        if written != 1:
+            raise StaleVersion(await self.load_soon(record.id))
         return self._saved(record, expected_version, now, written)
+
+    def _one_statement(
+        self, record: GameRecord, values: tuple[object, ...], counts_win: bool
+    ) -> Query | None:
+        """On PostgreSQL, the save of a step pushed or undone as one statement
+        (its own transaction: one round trip), or None."""
+        stored = record.stored_top or record.session.top.root
+        top = record.session.top
+        if self.dialect != "postgresql" or counts_win or stored is top:
+            return None
+        if top.below is stored:
+            assert top.step is not None
+            step = _json_text(top.step.to_json())
+            return self._sql.update_and_push, (*values, top.depth - 1, values[0], step)
+        if stored.below is top:
+            return self._sql.update_and_pop, (*values, top.depth)
+        return None
 
     def _saving(
         self, record: GameRecord, expected_version: int, now: int

@@ -254,6 +254,45 @@ def test_sqlite_writes_handed_over_from_the_event_loop_share_a_commit(tmp_path: 
     store.close()
 
 
+def test_reads_and_saves_from_the_event_loop(store: Store) -> None:
+    """The event loop's reads and saves (SQLite: the write committed by the
+    writer's thread; PostgreSQL: asynchronous connections) store what the
+    blocking ones do, and refuse a stale write with the game as it is."""
+    record = store.create(Session("freecell", deal=21), "player-jjjjjjjjjjjj", now=0)
+    expected = Session("freecell", deal=21)
+
+    async def play() -> None:
+        for i in range(6):
+            if store.local:
+                mine = store.load(record.id)
+            else:
+                mine = await store.load_soon(record.id)
+            assert mine is not None and mine.version == i + 1
+            if i == 3:
+                mine.session.undo()
+                expected.undo()
+            else:
+                move = mine.session.legal_moves()[i % 2]
+                mine.session.move(move)
+                expected.move(move)
+            await store.save_soon(mine, i + 1, now=i)
+        stale = store.load(record.id)
+        assert stale is not None
+        stale.session.move(stale.session.legal_moves()[0])
+        await store.save_soon(stale, 7, now=9)
+        with pytest.raises(StaleVersion) as err:
+            await store.save_soon(stale, 7, now=9)
+        assert err.value.current is not None and err.value.current.version == 8
+
+    asyncio.run(play())
+    other = Store(store.url)  # no replay cache: read from the database
+    loaded = other.load(record.id)
+    assert loaded is not None and loaded.version == 8
+    expected.move(loaded.session.steps[-1].moves[0])
+    assert loaded.session.positions == expected.positions
+    other.close()
+
+
 def test_another_process_reads_only_the_steps_pushed_since(store: Store) -> None:
     """Two stores on one database, as two server processes: each replays
     only the steps the other pushed since its own last read."""

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from concurrent.futures import Executor
 from typing import Annotated
 
 from fastapi import APIRouter, Request
@@ -23,7 +20,7 @@ from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.costly import costly, daily_deal_for
 from jielong.web.errors import ApiError, check_variant, deal_number, parse_date, pool_refusals
 from jielong.web.fastbody import JsonBodyRoute
-from jielong.web.gamestate import game_state, load_game, store_of
+from jielong.web.gamestate import game_state, load_game, load_game_soon, store_of
 from jielong.web.growth import CreationLimit
 from jielong.web.hintgate import HintGate
 from jielong.web.hintpool import HintCancelled, HintPool
@@ -268,7 +265,10 @@ def read_game(game_id: GameId, request: Request) -> JSONResponse:
 
 def _acted(store: Store, game_id: str, body: Action) -> GameRecord:
     """The game with the action played on it, in memory, or its refusal."""
-    record = load_game(store, game_id)
+    return _played(load_game(store, game_id), body)
+
+
+def _played(record: GameRecord, body: Action) -> GameRecord:
     if record.version != body.version:
         raise _StaleRead(record)
     move = None
@@ -316,30 +316,19 @@ def _answer(saved: GameRecord, game_id: str, request: Request) -> JSONResponse:
     return JSONResponse(game_state(saved, request))
 
 
-def _act_in_thread(game_id: str, body: Action, request: Request) -> JSONResponse:
-    store = store_of(request)
-    try:
-        record = _acted(store, game_id, body)
-        saved = store.save(record, body.version, now_ms())
-    except (_StaleRead, StaleVersion) as e:
-        raise _refusal(e, request) from None
-    return _answer(saved, game_id, request)
-
-
 async def act(game_id: GameId, body: Action, request: Request) -> JSONResponse:
+    # On the event loop: the interpreter runs one thread at a time anyway,
+    # and handing an action to a thread and back cost more than the action.
     store = store_of(request)
-    if not store.local:
-        # a server database: its reads and writes wait on the network, in threads
-        threads: Executor = request.app.state.action_threads
-        loop = asyncio.get_running_loop()
-        call = functools.partial(_act_in_thread, game_id, body, request)
-        return await loop.run_in_executor(threads, call)
-    # SQLite: the read and the move here, on the event loop (a read of a
-    # local file is shorter than a thread hop, and the interpreter runs one
-    # thread at a time anyway); the write is committed by the store's writer
-    # thread with the others queued, and the answer waits for that commit
     try:
-        record = _acted(store, game_id, body)
+        if store.local:
+            # SQLite: a read of a local file is shorter than a thread hop;
+            # the write is committed by the store's writer thread with the
+            # others queued, and the answer waits for that commit
+            record = _acted(store, game_id, body)
+        else:
+            # a server database: its round trips awaited
+            record = _played(await load_game_soon(store, game_id), body)
         saved = await store.save_soon(record, body.version, now_ms())
     except (_StaleRead, StaleVersion) as e:
         raise _refusal(e, request) from None

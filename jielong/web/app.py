@@ -113,8 +113,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     # its thread starts with the first winnable deal asked for
     winnable = WinnablePool()
     daily = DailyDeals(store.engine)
-    # the move route's threads on a server database (started as they are
-    # needed; idle ones cost nothing, and an app may be started again)
+    # threads for a directly dispatched route defined without async (the
+    # move route runs on the event loop; started as they are needed)
     moves = endpoint_threads(SERVER_DATABASE_THREADS)
 
     @asynccontextmanager
@@ -147,7 +147,6 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     )
     app.state.settings = settings
     app.state.store = store
-    app.state.action_threads = moves
     app.state.hints = pool
     app.state.hint_gate = HintGate()
     app.state.creation_limit = growth.CreationLimit()

@@ -28,9 +28,8 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
 SERVER_DATABASE_THREADS = 16
-"""Threads running actions on a server database (per server process): 48
-threads waiting on the network spent a quarter more CPU per action than 16.
-On SQLite an action runs on the event loop (see ``act``)."""
+"""Threads running these routes' endpoints when defined without ``async``
+(per server process); the move route's endpoint runs on the event loop."""
 
 
 def endpoint_threads(threads: int) -> Executor:

@@ -141,3 +141,11 @@ def load_game(store: Store, game_id: str) -> GameRecord:
     if record is None:
         raise ApiError(404, "game_not_found")
     return record
+
+
+async def load_game_soon(store: Store, game_id: str) -> GameRecord:
+    """:func:`load_game` from the event loop, on a server database."""
+    record = await store.load_soon(game_id) if _GAME_ID.fullmatch(game_id) else None
+    if record is None:
+        raise ApiError(404, "game_not_found")
+    return record
