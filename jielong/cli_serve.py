@@ -42,8 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from jielong.web.telemetry import log_config, share_metrics
 
     share_metrics(args.workers)
-    uvicorn.run(
-        "jielong.web.app:create_app_from_env",
+    options = dict(
         factory=True,
         # httptools with a deadline for each request and a cap on open connections
         http="jielong.web.limits:GuardedHttpToolsProtocol",
@@ -61,6 +60,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # a stop (or the supervisor's death) waits this long for answers in flight
         timeout_graceful_shutdown=5,
     )
+    app = "jielong.web.app:create_app_from_env"
+    if args.workers > 1:
+        from jielong.web.spread import run_workers
+
+        run_workers(uvicorn.Config(app, **options))  # each worker on a socket of its own
+    else:
+        uvicorn.run(app, **options)
     return 0
 
 

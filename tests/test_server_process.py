@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -206,3 +208,57 @@ def test_killing_the_supervisor_of_several_workers_leaves_no_orphan(tmp_path: Pa
         again = ServerProcess(database, *args, port=server.port)
         with again:
             assert httpx.get(again.url + "/api/variants").status_code == 200
+
+
+def _sockets(port: int, state: str) -> set[str]:
+    """The inodes of the TCP sockets on local ``port`` in ``state`` (01:
+    established, 0A: listening)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == state:
+                inodes.add(fields[9])
+    return inodes
+
+
+def _accepted_by(pids: list[int], port: int) -> dict[int, int]:
+    """How many established connections to ``port`` each process holds."""
+    inodes = _sockets(port, "01")
+    held = {}
+    for pid in pids:
+        links = []
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                links.append(os.readlink(fd))
+        held[pid] = sum(1 for link in links if link[8:-1] in inodes and link.startswith("socket:"))
+    return held
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads /proc")
+def test_connections_opened_at_once_spread_over_the_workers(tmp_path: Path) -> None:
+    """40 keep-alive connections opened together: each worker process gets
+    a share (with one shared listening socket, the first to wake took them
+    all)."""
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}", "--workers", "2", "--hint-workers", "1"
+    )
+    with server:
+        deadline = time.monotonic() + 60
+        while len(_sockets(server.port, "0A")) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)  # the second worker is still starting
+        assert len(_sockets(server.port, "0A")) == 2
+        connections = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(40)]
+        try:
+            for conn in connections:
+                conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            for conn in connections:
+                assert conn.recv(65536).startswith(b"HTTP/1.1 200")
+            workers = [pid for pid, cmd in _children(server.pid).items() if "spawn_main" in cmd]
+            held = _accepted_by(workers, server.port)
+            assert sum(held.values()) == 40, held
+            # an even hash gives fewer than 5 of 40 to one of two with odds of 1e-7
+            assert sorted(held.values())[-2] >= 5, held
+        finally:
+            for conn in connections:
+                conn.close()
