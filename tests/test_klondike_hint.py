@@ -8,6 +8,7 @@ import random
 import time
 from collections import deque
 from dataclasses import replace
+from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -22,10 +23,19 @@ from klondike_brute import (
 )
 from solver_checks import playout
 
-from jielong.cards import Card
+from jielong.cards import DECK, Card
 from jielong.rules.core import STOCK, Move
 from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.solve import klondike as K
+from jielong.solve.klondike_sample import (
+    UNSOLVED,
+    WON,
+    masked,
+    priority,
+    visible_state,
+    weigh,
+)
+from jielong.solve.klondike_state import replay_actions
 from jielong.solve.result import Hint
 
 
@@ -215,3 +225,77 @@ def test_no_legal_move_gives_none() -> None:
     stuck = r.from_text(NO_LEGAL_MOVE)
     assert r.legal_moves(stuck) == []
     assert K.hint(r, stuck, max_seconds=5) == Hint("none")
+
+
+def _dealt(pos: KlondikePosition, st: tuple[Any, ...]) -> KlondikePosition:
+    """``pos`` with the cards of the solver's state ``st`` (a deal of its
+    unseen cards) in place of the unknown ones."""
+    piles, _hidden, _found, talon, p = st
+    return replace(
+        pos,
+        tableau=tuple(tuple(DECK[c] for c in pile) for pile in piles),
+        waste=tuple(DECK[c] for c in talon[:p]),
+        stock=tuple(DECK[c] for c in reversed(talon[p:])),
+    )
+
+
+def test_a_followed_hint_hands_its_deals_on() -> None:
+    r = rules(3)
+    pos = r.deal(3)
+    carry: tuple[Any, ...] = ()
+    for _ in range(40):
+        first = K.hint(r, pos, max_seconds=60, clock=time.process_time, carried=carry)
+        assert first.kind == "likely" and first.move is not None
+        assert len(first.carry) == first.samples
+        after = r.play(pos, first.move)
+        vis, stock_known = visible_state(after)
+        agreeing = [d for d in first.carry if masked(d[0], stock_known) == vis]
+        if pos.stock_all_seen() and sum(after.hidden) == sum(pos.hidden):
+            # a move that brings no card to light keeps every deal
+            assert len(agreeing) == len(first.carry)
+            break
+        pos, carry = after, first.carry
+    else:
+        raise AssertionError("no hinted move that brings no card to light")
+    won = [d for d in agreeing if d[1] == WON]
+    assert won
+    for deal, _status, line in won:
+        # each line handed on wins its deal from the position after the move
+        moves, end = replay_actions(r, _dealt(after, deal), deal, list(line))
+        assert r.is_won(end) and moves
+    cands = sorted(r.legal_moves(after), key=lambda m: priority(after, m))
+    fresh = weigh(r, after, cands, deadline=float("inf"))
+    going_on = weigh(r, after, cands, deadline=float("inf"), carried=first.carry)
+    assert fresh.carried == 0 and going_on.carried == len(agreeing)
+    # a deal whose line goes on costs no search
+    assert going_on.solves < fresh.solves and going_on.nodes < fresh.nodes
+    # a deal lost by proof stays lost, a won one won
+    assert [d[1] for d in agreeing if d[1] != UNSOLVED] == [
+        going_on.roots[k] for k, d in enumerate(agreeing) if d[1] != UNSOLVED
+    ]
+
+
+def test_handed_on_deals_do_not_depend_on_the_unknown_cards() -> None:
+    r = rules(3)
+    pos = r.deal(3)
+    carry: tuple[Any, ...] = ()
+    while not pos.stock_all_seen():
+        h = K.hint(r, pos, max_seconds=60, clock=time.process_time, carried=carry)
+        assert h.move is not None
+        pos, carry = r.play(pos, h.move), h.carry
+    unknown = _unknown_cards(pos)
+    random.Random(5).shuffle(unknown)
+    other = _with_unknown(pos, unknown)
+    assert other != pos
+    went_on = 0
+    carry_b = carry
+    for _ in range(12):
+        a = K.hint(r, pos, max_seconds=60, clock=time.process_time, carried=carry)
+        b = K.hint(r, other, max_seconds=60, clock=time.process_time, carried=carry_b)
+        assert a == b and a.carry == b.carry and a.move is not None and b.move is not None
+        hidden = sum(pos.hidden)
+        pos, other, carry, carry_b = r.play(pos, a.move), r.play(other, b.move), a.carry, b.carry
+        if sum(pos.hidden) < hidden:
+            break  # a card came to light: it differs between the two games
+        went_on += 1
+    assert went_on >= 2

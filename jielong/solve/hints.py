@@ -344,8 +344,15 @@ def compute_hint(
         klondike.circle_key(p) for p in seen if isinstance(p, KlondikePosition)
     )
     seconds = min(deadline_seconds, KLONDIKE_SECONDS)
+    carried = previous[1].carry if previous is not None else ()
     return klondike.hint(
-        rules, position, max_seconds=seconds, avoid=known, never=again, clock=clock
+        rules,
+        position,
+        max_seconds=seconds,
+        avoid=known,
+        never=again,
+        clock=clock,
+        carried=carried,
     )
 
 

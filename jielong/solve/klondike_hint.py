@@ -12,7 +12,13 @@ from dataclasses import replace
 
 from jielong.rules.core import Move
 from jielong.rules.klondike import Klondike, KlondikePosition
-from jielong.solve.klondike_sample import best_move, priority, visible_state, weigh
+from jielong.solve.klondike_sample import (
+    best_move,
+    carry_after,
+    priority,
+    visible_state,
+    weigh,
+)
 from jielong.solve.klondike_search import solve
 from jielong.solve.klondike_state import (
     STOCK_TURN,
@@ -25,7 +31,7 @@ from jielong.solve.klondike_state import (
     replay_actions,
     state_key,
 )
-from jielong.solve.result import Hint, SolverBug
+from jielong.solve.result import CarriedDeal, Hint, SolverBug
 
 SOLVE_SHARE = 0.7
 """Part of the time the full solver gets when every card is known."""
@@ -112,13 +118,15 @@ def hint(
     avoid: frozenset[KlondikePosition] = frozenset(),
     never: frozenset[KlondikePosition] = frozenset(),
     clock: Callable[[], float] = time.perf_counter,
+    carried: tuple[CarriedDeal, ...] = (),
 ) -> Hint:
     """A hint that uses only what the player can know (see the module notes);
     its move leads to no position of ``avoid`` (:func:`circle_key`\\ s of the
     positions the game has been in) unless every move does, and none of
     ``never`` (those it has been in twice) at all.  ``clock``
     measures ``max_seconds``: wall time, or ``time.process_time`` for
-    answers that a busy machine does not change."""
+    answers that a busy machine does not change.  ``carried``: the previous
+    hint's deals after its move (:attr:`Hint.carry`)."""
     start = clock()
     legal = rules.legal_moves(position)
     if not legal or rules.is_won(position):
@@ -141,14 +149,22 @@ def hint(
     chance = None
     if not (position.all_revealed() and position.stock_all_seen()):
         weighing = weigh(
-            rules, position, candidates, deadline=start + max_seconds * SAMPLE_SHARE, clock=clock
+            rules,
+            position,
+            candidates,
+            deadline=start + max_seconds * SAMPLE_SHARE,
+            clock=clock,
+            carried=carried,
         )
         samples = len(weighing.roots)
         chance = weighing.won_share() if samples else None
         best = best_move(weighing)
         if best is not None:
             move = candidates[best]
-            return Hint("likely", move, (move,), "sampling", win_chance=chance, samples=samples)
+            carry = carry_after(weighing, best, rules.draw)
+            return Hint(
+                "likely", move, (move,), "sampling", win_chance=chance, samples=samples, carry=carry
+            )
     st, stock_known = visible_state(position)
     verdict, line = _progress_search(st, rules.draw, stock_known, start + max_seconds, clock)
     if verdict == "none":

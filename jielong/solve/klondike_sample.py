@@ -8,14 +8,25 @@ on a small node budget).  A legal move scores the deals it wins: one that
 the solver's line starts with wins its deal; a deal lost by proof is lost by
 every move; for the other moves, the deal is solved again after the move, but
 only while that move could still overtake the leader (branch and bound), so
-most deals are solved once.  The best move is played; the share of deals
-won is the estimated chance to win.
+most deals are solved once.  Only a proof counts against a move: a deal won
+before it and out of budget after it is not lost by it.  The best move is
+played, and of moves that score alike the one most lines start with, which
+keeps to a plan; the share of deals won is the estimated chance to win.
 
 Everything depends only on what the player can see: the unknown cards are
 taken in a fixed order before shuffling, and the random stream is seeded
 from the visible position, so a hint is reproducible and permuting the unseen
 cards changes nothing.  Work is counted in nodes, not seconds; the clock only
 cuts a search short on a machine far slower than expected.
+
+A hint hands its deals on to the next one (:func:`carry_after`): each deal
+after the hinted move, with its verdict and, when won, the rest of its line.
+When the player plays that move, the deals that still agree with everything
+visible (all of them unless a card came to light) are the next hint's first
+deals, and a deal whose line goes on, or whose search ran out of budget,
+costs no search.  Keeping every
+agreeing deal, whatever its verdict, keeps the sample uniform; the next
+hint's plan is the last one's unless something seen changes it.
 """
 
 from __future__ import annotations
@@ -23,8 +34,8 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from jielong.rules.core import Move
 from jielong.rules.klondike import Klondike, KlondikePosition
@@ -43,8 +54,10 @@ from jielong.solve.klondike_state import (
     State,
     apply,
     from_position,
+    split_steps,
     state_key,
 )
+from jielong.solve.result import CarriedDeal
 
 SAMPLES = 40
 """Deals of the unseen cards at most."""
@@ -56,6 +69,7 @@ NODES = 3_000
 WON = 1
 LOST = 0  # a proof: the relaxation shows a card can never go home
 OPEN = -1  # the budget ran out
+UNSOLVED = -2  # a carried deal not yet solved from its position
 
 STOCK_CLICK: tuple[int, ...] = (STOCK_TURN,)
 """The code of a draw or recycle (see :func:`move_code`)."""
@@ -126,18 +140,35 @@ def play_code(st: State, code: tuple[int, ...], draw: int) -> State:
     return apply(st, (FOUNDATION_DOWN, code[1], code[2]))
 
 
-def verdict(st: State, draw: int, nodes: int) -> tuple[int, tuple[int, ...] | None, int]:
-    """A deal with every card known: (``WON`` and the code of the line's
-    first move, or ``LOST`` or ``OPEN`` and ``None``, nodes spent)."""
+def verdict(st: State, draw: int, nodes: int) -> tuple[int, list[Action], int]:
+    """A deal with every card known: (``WON`` and the line, or ``LOST`` or
+    ``OPEN`` and no line, nodes spent)."""
     if hopeless(st, draw):
-        return LOST, None, 0
+        return LOST, [], 0
     budget = Budget(nodes, None, share_gil=False)
     for found in best_first(st, draw, budget, True):
         if isinstance(found, list):
-            return WON, action_code(st, found[0]) if found else None, budget.nodes
+            return WON, found, budget.nodes
         if found is not True:
             break
-    return OPEN, None, budget.nodes
+    return OPEN, [], budget.nodes
+
+
+def first_code(st: State, line: Sequence[Action]) -> tuple[int, ...] | None:
+    """The code of the rule move a line starts with (``None`` for no line)."""
+    return action_code(st, line[0]) if line else None
+
+
+def line_after(st: State, line: Sequence[Action]) -> list[Action]:
+    """The rest of a line from ``st`` once its first rule move is played:
+    a waste card still to reach keeps its action, a run split its second
+    step."""
+    act = line[0]
+    if act[0] == WASTE_PLAY and act[1] != st[4]:
+        return list(line)  # a stock click on the way to that waste card
+    if act[0] == RUN_SPLIT:
+        return [split_steps(act)[1], *line[1:]]
+    return list(line[1:])
 
 
 def unknown_cards(vis: State) -> list[int]:
@@ -171,15 +202,21 @@ def deal_unknown(vis: State, cards: list[int]) -> State:
     return tuple(out), hidden, found, talon, p
 
 
+def masked(st: State, stock_known: bool) -> State:
+    """``st`` as the player sees it: face-down cards, and the stock's unseen
+    part unless ``stock_known``, replaced by :data:`UNKNOWN`."""
+    piles, hidden, found, talon, p = st
+    out = tuple(BYTE[UNKNOWN] * h + pile[h:] for pile, h in zip(piles, hidden, strict=True))
+    if not stock_known:
+        talon = talon[:p] + BYTE[UNKNOWN] * (len(talon) - p)
+    return out, hidden, found, talon, p
+
+
 def visible_state(position: KlondikePosition) -> tuple[State, bool]:
     """The internal state with every card the player cannot know replaced by
     :data:`UNKNOWN`, and whether the stock is known."""
-    piles, hidden, found, talon, p = from_position(position)
-    masked = tuple(BYTE[UNKNOWN] * h + pile[h:] for pile, h in zip(piles, hidden, strict=True))
     stock_known = position.stock_all_seen()
-    if not stock_known:
-        talon = talon[:p] + BYTE[UNKNOWN] * (len(talon) - p)
-    return (masked, hidden, found, talon, p), stock_known
+    return masked(from_position(position), stock_known), stock_known
 
 
 def seed_of(vis: State, draw: int) -> int:
@@ -191,15 +228,25 @@ def seed_of(vis: State, draw: int) -> int:
 
 @dataclass
 class Weighing:
-    """What the sampling found: per candidate move, deals won and deals still
-    to solve after it; the deals' root verdicts."""
+    """What the sampling found: per candidate move, deals won (or not lost by
+    proof after it, when won before it) and deals still to solve after it;
+    the deals, their root verdicts and lines, and per candidate the verdicts
+    and lines of the deals solved after it."""
 
     wins: list[int]
     todo: list[list[int]]
     roots: list[int]
+    votes: list[int] = field(default_factory=list)
+    """Per candidate, the won deals whose line starts with it."""
+    codes: list[tuple[int, ...]] = field(default_factory=list)
+    deals: list[State] = field(default_factory=list)
+    lines: list[list[Action]] = field(default_factory=list)
+    after: list[dict[int, tuple[int, list[Action]]]] = field(default_factory=list)
     nodes: int = 0
     solves: int = 0
     open_solves: int = 0
+    carried: int = 0
+    """Deals taken from the previous hint."""
 
     def won_share(self) -> float:
         return sum(1 for r in self.roots if r == WON) / len(self.roots) if self.roots else 0.0
@@ -214,61 +261,102 @@ def weigh(
     samples: int = SAMPLES,
     nodes: int = NODES,
     clock: Callable[[], float] = time.perf_counter,
+    carried: Sequence[CarriedDeal] = (),
 ) -> Weighing:
     """Deal the unseen cards ``samples`` times at most and score each of
     ``candidates`` by the deals it wins (see the module notes), until
-    ``clock()`` passes ``deadline``."""
+    ``clock()`` passes ``deadline``.  The ``carried`` deals that agree with
+    the position come first (see :func:`carry_after`)."""
     draw = rules.draw
-    vis, _ = visible_state(position)
+    vis, stock_known = visible_state(position)
     rng = random.Random(seed_of(vis, draw))
     cards = unknown_cards(vis)
     codes = [move_code(position, m) for m in candidates]
     index = {c: i for i, c in enumerate(codes)}
-    w = Weighing([0] * len(codes), [[] for _ in codes], [])
-    deals: list[State] = []
+    w = Weighing([0] * len(codes), [[] for _ in codes], [], [0] * len(codes), codes)
+    w.after = [{} for _ in codes]
+    given = [c for c in carried if masked(c[0], stock_known) == vis][:samples]
+    w.carried = len(given)
+    deals = w.deals
     for k in range(samples):
         if clock() > deadline:
             break
         if k >= FIRST_SAMPLES and _settled(w, samples - k):
             break
-        shuffled = cards[:]
-        rng.shuffle(shuffled)
-        st = deal_unknown(vis, shuffled)
+        if k < len(given):
+            st, status, kept = given[k]
+            line = list(kept)
+        else:
+            shuffled = cards[:]
+            rng.shuffle(shuffled)
+            st, status, line = deal_unknown(vis, shuffled), UNSOLVED, []
         deals.append(st)
-        status, first, spent = verdict(st, draw, nodes)
-        w.nodes += spent
-        w.solves += 1
-        w.open_solves += status == OPEN
+        if status == UNSOLVED:
+            status, line, spent = verdict(st, draw, nodes)
+            w.nodes += spent
+            w.solves += 1
+            w.open_solves += status == OPEN
         w.roots.append(status)
+        w.lines.append(line)
         if status != WON:
             continue  # lost by proof, or out of budget: counted lost for every move
+        first = first_code(st, line)
         at = index.get(first) if first is not None else None
         for i in range(len(codes)):
             if i == at:
                 w.wins[i] += 1
+                w.votes[i] += 1
             else:
                 w.todo[i].append(k)
     # branch and bound: solve after a move only while it could still lead;
-    # a tie goes to the earlier candidate
+    # a tie goes to the move more lines start with, then to the earlier one
     while clock() <= deadline:
-        lead = max(range(len(codes)), key=lambda i: (w.wins[i], -i))
+        lead = max(range(len(codes)), key=lambda i: (w.wins[i], w.votes[i], -i))
         rivals = [
             i
             for i in range(len(codes))
-            if w.todo[i] and (w.wins[i] + len(w.todo[i]), -i) > (w.wins[lead], -lead)
+            if w.todo[i]
+            and (w.wins[i] + len(w.todo[i]), w.votes[i], -i) > (w.wins[lead], w.votes[lead], -lead)
         ]
         if not rivals:
             break
-        best = max(rivals, key=lambda i: (w.wins[i] + len(w.todo[i]), -i))
+        best = max(rivals, key=lambda i: (w.wins[i] + len(w.todo[i]), w.votes[i], -i))
         k = w.todo[best].pop()
         child = play_code(deals[k], codes[best], draw)
-        status, _first, spent = verdict(child, draw, nodes)
+        status, line, spent = verdict(child, draw, nodes)
+        w.after[best][k] = status, line
         w.nodes += spent
         w.solves += 1
         w.open_solves += status == OPEN
-        if status == WON:
+        if status != LOST:
+            # a search out of budget after a move from a won deal is not held
+            # against the move: only a proof is (else a move that changes
+            # nothing, which keeps every deal won, would beat the plan's move
+            # whenever the plan's next search falls short)
             w.wins[best] += 1
     return w
+
+
+def carry_after(w: Weighing, chosen: int, draw: int) -> tuple[CarriedDeal, ...]:
+    """Every deal of ``w`` after candidate ``chosen``, for the next hint: its
+    verdict when known (``WON`` with the rest of a line, ``LOST`` by proof,
+    ``OPEN`` when its search ran out of budget, as it would again one move
+    on), else :data:`UNSOLVED`."""
+    code = w.codes[chosen]
+    out: list[CarriedDeal] = []
+    for k, st in enumerate(w.deals):
+        child = play_code(st, code, draw)
+        root, line = w.roots[k], w.lines[k]
+        if root == LOST:
+            out.append((child, LOST, ()))
+        elif root == WON and line and first_code(st, line) == code:
+            out.append((child, WON, tuple(line_after(st, line))))
+        else:
+            status, rest = w.after[chosen].get(k, (OPEN if root == OPEN else UNSOLVED, []))
+            if status == OPEN and root == WON:
+                status = UNSOLVED  # won before the move: worth a new search
+            out.append((child, status, tuple(rest)))
+    return tuple(out)
 
 
 def _settled(w: Weighing, left: int) -> bool:
@@ -282,7 +370,10 @@ def _settled(w: Weighing, left: int) -> bool:
 
 
 def best_move(w: Weighing) -> int | None:
-    """The candidate that won the most deals (the first on a tie), or
-    ``None`` when none won any."""
-    top = max(w.wins, default=0)
-    return w.wins.index(top) if top > 0 else None
+    """The candidate that won the most deals, or ``None`` when none won any.
+    On a tie, the one that more of the solver's lines start with: with every
+    card known, most moves that lose nothing win as many deals, and the
+    lines' own first moves carry a plan on from one hint to the next."""
+    if max(w.wins, default=0) == 0:
+        return None
+    return max(range(len(w.wins)), key=lambda i: (w.wins[i], w.votes[i], -i))

@@ -13,6 +13,16 @@ HintKind = Literal[
 ]
 
 
+CarriedDeal = tuple[
+    tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...], bytes, int],
+    int,
+    tuple[tuple[int, ...], ...],
+]
+"""A deal of the unseen Klondike cards that a sampled hint hands on to the
+next: the solver's state after the hinted move, its verdict, and the rest
+of its line when won (see :mod:`jielong.solve.klondike_sample`)."""
+
+
 class SolverBug(RuntimeError):
     """A line found by a search does not replay through the rules."""
 
@@ -58,6 +68,10 @@ class Hint:
     cards or a proof (``samples`` 0), else estimated from ``samples`` deals
     of the unseen cards.
 
+    ``carry``: the deals a ``likely`` hint weighed, after its move, for the
+    next hint to go on with when the player plays it; never sent to the
+    page.
+
     ``steps``, when not empty, are the single-card moves through free cells
     and empty columns that carry ``move``, a run of several cards (FreeCell);
     ``line`` then goes on after them.  Such a run may be longer than the hand
@@ -72,3 +86,4 @@ class Hint:
     steps: tuple[Move, ...] = field(default=())
     win_chance: float | None = None
     samples: int = 0
+    carry: tuple[CarriedDeal, ...] = field(default=(), compare=False, repr=False)
