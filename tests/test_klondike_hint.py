@@ -32,6 +32,7 @@ from jielong.solve.klondike_sample import (
     WON,
     masked,
     priority,
+    unpack_line,
     visible_state,
     weigh,
 )
@@ -261,7 +262,7 @@ def test_a_followed_hint_hands_its_deals_on() -> None:
     assert won
     for deal, _status, line in won:
         # each line handed on wins its deal from the position after the move
-        moves, end = replay_actions(r, _dealt(after, deal), deal, list(line))
+        moves, end = replay_actions(r, _dealt(after, deal), deal, unpack_line(line))
         assert r.is_won(end) and moves
     cands = sorted(r.legal_moves(after), key=lambda m: priority(after, m))
     fresh = weigh(r, after, cands, deadline=float("inf"))

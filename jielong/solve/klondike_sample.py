@@ -154,6 +154,20 @@ def verdict(st: State, draw: int, nodes: int) -> tuple[int, list[Action], int]:
     return OPEN, [], budget.nodes
 
 
+_ACTION_LENGTH = {WASTE_PLAY: 3, PILE_MOVE: 4, FOUNDATION_DOWN: 3, STOCK_TURN: 1, RUN_SPLIT: 4}
+
+
+def pack_line(line: Sequence[Action]) -> bytes:
+    """A line as four bytes an action (every operand is below 256): a hint
+    hands on forty of them, kept per game between hints."""
+    return b"".join(bytes((*act, 0, 0, 0)[:4]) for act in line)
+
+
+def unpack_line(data: bytes) -> list[Action]:
+    """The line :func:`pack_line` packed."""
+    return [tuple(data[i : i + _ACTION_LENGTH[data[i]]]) for i in range(0, len(data), 4)]
+
+
 def first_code(st: State, line: Sequence[Action]) -> tuple[int, ...] | None:
     """The code of the rule move a line starts with (``None`` for no line)."""
     return action_code(st, line[0]) if line else None
@@ -285,7 +299,7 @@ def weigh(
             break
         if k < len(given):
             st, status, kept = given[k]
-            line = list(kept)
+            line = unpack_line(kept)
         else:
             shuffled = cards[:]
             rng.shuffle(shuffled)
@@ -348,14 +362,14 @@ def carry_after(w: Weighing, chosen: int, draw: int) -> tuple[CarriedDeal, ...]:
         child = play_code(st, code, draw)
         root, line = w.roots[k], w.lines[k]
         if root == LOST:
-            out.append((child, LOST, ()))
+            out.append((child, LOST, b""))
         elif root == WON and line and first_code(st, line) == code:
-            out.append((child, WON, tuple(line_after(st, line))))
+            out.append((child, WON, pack_line(line_after(st, line))))
         else:
             status, rest = w.after[chosen].get(k, (OPEN if root == OPEN else UNSOLVED, []))
             if status == OPEN and root == WON:
                 status = UNSOLVED  # won before the move: worth a new search
-            out.append((child, status, tuple(rest)))
+            out.append((child, status, pack_line(rest)))
     return tuple(out)
 
 

@@ -14,13 +14,11 @@ HintKind = Literal[
 
 
 CarriedDeal = tuple[
-    tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...], bytes, int],
-    int,
-    tuple[tuple[int, ...], ...],
+    tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...], bytes, int], int, bytes
 ]
 """A deal of the unseen Klondike cards that a sampled hint hands on to the
 next: the solver's state after the hinted move, its verdict, and the rest
-of its line when won (see :mod:`jielong.solve.klondike_sample`)."""
+of its line when won, packed (see :mod:`jielong.solve.klondike_sample`)."""
 
 
 class SolverBug(RuntimeError):
