@@ -117,10 +117,12 @@ def test_hint_agrees_with_every_move_sequence(pos: KlondikePosition, draw: int) 
     if h.kind == "likely":
         # the move that won the most deals of the unseen cards
         assert h.line == (h.move,) and h.samples > 0
-        assert h.win_chance is not None and 0 < h.win_chance <= 1
+        # an estimate: exactly 0 or 1 only with a proof
+        assert h.win_chance is not None and 0 < h.win_chance < 1
         return
     # no deal of the unseen cards was won: the shortest line to progress
-    assert h.kind == "heuristic" and h.samples > 0 and h.win_chance == 0
+    assert h.kind == "heuristic" and h.samples > 0
+    assert h.win_chance is not None and 0 < h.win_chance <= 0.5 / (h.samples + 1)
     end = replay(r, pos, h.line)
     if shortest is not None:
         assert len(h.line) <= shortest
