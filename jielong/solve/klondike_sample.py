@@ -253,6 +253,8 @@ class Weighing:
     roots: list[int]
     votes: list[int] = field(default_factory=list)
     """Per candidate, the won deals whose line starts with it."""
+    natural: list[int] = field(default_factory=list)
+    """Per candidate, 1 for a card home or a card turned over."""
     codes: list[tuple[int, ...]] = field(default_factory=list)
     deals: list[State] = field(default_factory=list)
     lines: list[list[Action]] = field(default_factory=list)
@@ -292,8 +294,9 @@ def weigh(
     cards = unknown_cards(vis)
     codes = [move_code(position, m) for m in candidates]
     index = {c: i for i, c in enumerate(codes)}
-    w = Weighing([0] * len(codes), [[] for _ in codes], [], [0] * len(codes), codes)
+    w = Weighing([0] * len(codes), [[] for _ in codes], [], [0] * len(codes), codes=codes)
     w.after = [{} for _ in codes]
+    w.natural = [1 if priority(position, m) <= 1 else 0 for m in candidates]
     given = [c for c in carried if masked(c[0], stock_known) == vis][:samples]
     w.carried = len(given)
     deals = w.deals
@@ -330,16 +333,16 @@ def weigh(
     # branch and bound: solve after a move only while it could still lead;
     # a tie goes to the move more lines start with, then to the earlier one
     while clock() <= deadline:
-        lead = max(range(len(codes)), key=lambda i: (w.wins[i], w.votes[i], -i))
+        lead = max(range(len(codes)), key=lambda i: _rank(w, i, w.wins[i]))
+        top = _rank(w, lead, w.wins[lead])
         rivals = [
             i
             for i in range(len(codes))
-            if w.todo[i]
-            and (w.wins[i] + len(w.todo[i]), w.votes[i], -i) > (w.wins[lead], w.votes[lead], -lead)
+            if w.todo[i] and _rank(w, i, w.wins[i] + len(w.todo[i])) > top
         ]
         if not rivals:
             break
-        best = max(rivals, key=lambda i: (w.wins[i] + len(w.todo[i]), w.votes[i], -i))
+        best = max(rivals, key=lambda i: _rank(w, i, w.wins[i] + len(w.todo[i])))
         k = w.todo[best].pop()
         child = play_code(deals[k], codes[best], draw)
         status, line, spent = verdict(child, draw, nodes)
@@ -390,9 +393,18 @@ def _settled(w: Weighing, left: int) -> bool:
 
 def best_move(w: Weighing) -> int | None:
     """The candidate that won the most deals, or ``None`` when none won any.
-    On a tie, the one that more of the solver's lines start with: with every
-    card known, most moves that lose nothing win as many deals, and the
-    lines' own first moves carry a plan on from one hint to the next."""
+    On a tie (see :func:`_rank`), a card home or turned over, then the move
+    that more of the solver's lines start with: with every card known, most
+    moves that lose nothing win as many deals, and the lines' own first moves
+    carry a plan on from one hint to the next."""
     if max(w.wins, default=0) == 0:
         return None
-    return max(range(len(w.wins)), key=lambda i: (w.wins[i], w.votes[i], -i))
+    return max(range(len(w.wins)), key=lambda i: _rank(w, i, w.wins[i]))
+
+
+def _rank(w: Weighing, i: int, wins: int) -> tuple[int, int, int, int]:
+    """How candidate ``i`` ranks with ``wins`` deals won: then a card home or
+    turned over (what a player who cannot see the cards gains by, and a
+    solver who sees them does not value), then the lines that start with it,
+    then the earlier candidate."""
+    return wins, w.natural[i], w.votes[i], -i
