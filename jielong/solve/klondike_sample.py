@@ -8,10 +8,9 @@ on a small node budget).  A legal move scores the deals it wins: one that
 the solver's line starts with wins its deal; a deal lost by proof is lost by
 every move; for the other moves, the deal is solved again after the move, but
 only while that move could still overtake the leader (branch and bound), so
-most deals are solved once.  Only a proof counts against a move: a deal won
-before it and out of budget after it is not lost by it.  The best move is
-played, and of moves that score alike the one most lines start with, which
-keeps to a plan; the share of deals won is the estimated chance to win
+most deals are solved once.  The best move is played, and of moves that
+score alike a card home or turned over, then the one most lines start with,
+which keeps to a plan; the share of deals won is the estimated chance to win
 (:meth:`Weighing.won_share`).
 
 Everything depends only on what the player can see: the unknown cards are
@@ -25,9 +24,9 @@ after the hinted move, with its verdict and, when won, the rest of its line.
 When the player plays that move, the deals that still agree with everything
 visible (all of them unless a card came to light) are the next hint's first
 deals, and a deal whose line goes on, or whose search ran out of budget,
-costs no search.  Keeping every
-agreeing deal, whatever its verdict, keeps the sample uniform; the next
-hint's plan is the last one's unless something seen changes it.
+costs no search.  Keeping every agreeing deal, whatever its verdict, keeps
+the sample uniform; the next hint's plan is the last one's unless something
+seen changes it.
 """
 
 from __future__ import annotations
@@ -243,8 +242,8 @@ def seed_of(vis: State, draw: int) -> int:
 
 @dataclass
 class Weighing:
-    """What the sampling found: per candidate move, deals won (or not lost by
-    proof after it, when won before it) and deals still to solve after it;
+    """What the sampling found: per candidate move, deals won and deals still
+    to solve after it;
     the deals, their root verdicts and lines, and per candidate the verdicts
     and lines of the deals solved after it."""
 
@@ -350,11 +349,7 @@ def weigh(
         w.nodes += spent
         w.solves += 1
         w.open_solves += status == OPEN
-        if status != LOST:
-            # a search out of budget after a move from a won deal is not held
-            # against the move: only a proof is (else a move that changes
-            # nothing, which keeps every deal won, would beat the plan's move
-            # whenever the plan's next search falls short)
+        if status == WON:
             w.wins[best] += 1
     return w
 
