@@ -51,6 +51,7 @@ run: install
 
 lint: install-test
 	$(BIN)/ruff check jielong tests bench
+	$(BIN)/ruff format --check jielong tests bench scripts
 	$(BIN)/mypy
 
 test: lint
