@@ -329,8 +329,8 @@ def weigh(
                 w.votes[i] += 1
             else:
                 w.todo[i].append(k)
-    # branch and bound: solve after a move only while it could still lead;
-    # a tie goes to the move more lines start with, then to the earlier one
+    # branch and bound: solve after a move only while it could still lead
+    # (ties as :func:`_rank` orders them)
     while clock() <= deadline:
         lead = max(range(len(codes)), key=lambda i: _rank(w, i, w.wins[i]))
         top = _rank(w, lead, w.wins[lead])
