@@ -32,6 +32,9 @@ def test_chance_to_win_in_the_hint_bar_and_the_status_line(
     assert "最可能致勝" in text and "勝算約" in text
     screenshot(page, "klondike-3-hint-odds")
     # a move takes the readout away until the next answer
+    version = server.game(gid)["version"]
     page.locator('[data-pile="stock"]').click()
-    wait_board(page, server.game(gid)["version"])
+    # the draw's answer (a read of the server right after the click could
+    # overtake the draw, and wait for a version the board has left)
+    wait_board(page, version + 1)
     assert page.locator("#status .odds").count() == 0
