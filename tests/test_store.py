@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import datetime as dt
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import sqlalchemy as sa
@@ -19,6 +20,8 @@ from jielong.rules.core import Move, Pile
 from jielong.session import Session, Step
 from jielong.store import StaleVersion, Store, new_game_id, normalise_url
 from jielong.store_tables import game_steps, games, player_stats
+
+T = TypeVar("T")
 
 KINGS = "Foundations: H-Q C-Q D-Q S-Q\nKH\nKC\nKD\nKS\n:\n:\n:\n:\n"
 
@@ -217,6 +220,13 @@ def test_sqlite_writers_queued_behind_a_commit_share_the_next_one(tmp_path: Path
     store.close()
 
 
+def _on_a_loop_of_its_own(coroutine: Coroutine[Any, Any, T]) -> T:
+    """The coroutine's result, run on a new event loop in a thread of its own
+    (this thread may already run one: the browser tests' driver does)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 def test_sqlite_writes_handed_over_from_the_event_loop_share_a_commit(tmp_path: Path) -> None:
     """Saves from the event loop queue behind a commit in progress and go in
     together, each told its own outcome only once that commit is done; the
@@ -244,7 +254,7 @@ def test_sqlite_writes_handed_over_from_the_event_loop_share_a_commit(tmp_path: 
     lock = store._writer._write_lock
     with _statements(store) as sent:
         lock.acquire()
-        outcomes = asyncio.run(save_all())
+        outcomes = _on_a_loop_of_its_own(save_all())
     assert [type(o).__name__ for o in outcomes] == ["GameRecord", "GameRecord", "StaleVersion"]
     assert [kind for kind, _ in sent].count("COMMIT") == 1
     for record in records:
@@ -284,7 +294,7 @@ def test_reads_and_saves_from_the_event_loop(store: Store) -> None:
             await store.save_soon(stale, 7, now=9)
         assert err.value.current is not None and err.value.current.version == 8
 
-    asyncio.run(play())
+    _on_a_loop_of_its_own(play())
     other = Store(store.url)  # no replay cache: read from the database
     loaded = other.load(record.id)
     assert loaded is not None and loaded.version == 8
