@@ -179,10 +179,9 @@ def test_an_action_writes_the_same_whatever_the_games_length(store: Store) -> No
     assert count == 10_000
 
 
-def test_sqlite_writers_queued_behind_a_commit_share_the_next_one(tmp_path: Path) -> None:
-    """Writes that wait for the disk go in together: one commit for all, and
-    each keeps its own outcome (a stale one is refused, the others land)."""
-    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+def _three_games_one_stale(store: Store) -> tuple[list[Any], Any]:
+    """Three games, each with a move to save at version 1, and a copy of the
+    third, loaded before its save, with another move: stale."""
     records = [store.create(Session("freecell", deal=d), None, now=0) for d in (1, 2, 3)]
     stale = store.load(records[2].id)
     assert stale is not None
@@ -190,6 +189,23 @@ def test_sqlite_writers_queued_behind_a_commit_share_the_next_one(tmp_path: Path
         record.session.move(record.session.legal_moves()[0])
     store.save(records[2], 1, now=1)
     stale.session.move(stale.session.legal_moves()[1])
+    return records, stale
+
+
+def _assert_saved_once_more(store: Store, records: list[Any]) -> None:
+    """Every game is stored at version 2 with its own moves; the store closes."""
+    for record in records:
+        loaded = store.load(record.id)
+        assert loaded is not None and loaded.version == 2
+        assert loaded.session.steps == record.session.steps
+    store.close()
+
+
+def test_sqlite_writers_queued_behind_a_commit_share_the_next_one(tmp_path: Path) -> None:
+    """Writes that wait for the disk go in together: one commit for all, and
+    each keeps its own outcome (a stale one is refused, the others land)."""
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    records, stale = _three_games_one_stale(store)
     outcomes: dict[int, str] = {}
 
     def save(i: int, record: Any) -> None:
@@ -213,11 +229,7 @@ def test_sqlite_writers_queued_behind_a_commit_share_the_next_one(tmp_path: Path
             t.join()
     assert outcomes == {0: "saved", 1: "saved", 2: "stale"}
     assert [kind for kind, _ in sent].count("COMMIT") == 1
-    for record in records:
-        loaded = store.load(record.id)
-        assert loaded is not None and loaded.version == 2
-        assert loaded.session.steps == record.session.steps
-    store.close()
+    _assert_saved_once_more(store, records)
 
 
 def _on_a_loop_of_its_own(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -232,13 +244,7 @@ def test_sqlite_writes_handed_over_from_the_event_loop_share_a_commit(tmp_path: 
     together, each told its own outcome only once that commit is done; the
     loop runs meanwhile."""
     store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    records = [store.create(Session("freecell", deal=d), None, now=0) for d in (1, 2, 3)]
-    stale = store.load(records[2].id)
-    assert stale is not None
-    for record in records:
-        record.session.move(record.session.legal_moves()[0])
-    store.save(records[2], 1, now=1)
-    stale.session.move(stale.session.legal_moves()[1])
+    records, stale = _three_games_one_stale(store)
 
     async def save_all() -> list[object]:
         saving = [
@@ -257,11 +263,7 @@ def test_sqlite_writes_handed_over_from_the_event_loop_share_a_commit(tmp_path: 
         outcomes = _on_a_loop_of_its_own(save_all())
     assert [type(o).__name__ for o in outcomes] == ["GameRecord", "GameRecord", "StaleVersion"]
     assert [kind for kind, _ in sent].count("COMMIT") == 1
-    for record in records:
-        loaded = store.load(record.id)
-        assert loaded is not None and loaded.version == 2
-        assert loaded.session.steps == record.session.steps
-    store.close()
+    _assert_saved_once_more(store, records)
 
 
 def test_reads_and_saves_from_the_event_loop(store: Store) -> None:
