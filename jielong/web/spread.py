@@ -26,7 +26,9 @@ logger = logging.getLogger("uvicorn.error")
 
 
 def _reuse_port_socket(family: socket.AddressFamily, address: tuple[str, int]) -> socket.socket:
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not left 0: asyncio sets TCP_NODELAY only on
+    # connections accepted from a socket that says it is TCP
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind(address)
