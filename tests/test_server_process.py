@@ -270,6 +270,7 @@ def test_a_worker_socket_answers_without_delay() -> None:
     parts waited for the client's delayed acknowledgement, about 40 ms a
     request with two workers."""
     import asyncio
+    import concurrent.futures
 
     from jielong.web.spread import _reuse_port_socket
 
@@ -293,4 +294,8 @@ def test_a_worker_socket_answers_without_delay() -> None:
             finally:
                 writer.close()
 
-    assert asyncio.run(accepted_nodelay()) != 0
+    # a thread of its own: the browser tests' synchronous driver keeps an
+    # event loop running in the test thread
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        nodelay = pool.submit(asyncio.run, accepted_nodelay()).result(timeout=30)
+    assert nodelay != 0
