@@ -30,8 +30,11 @@ from jielong.solve import klondike as K
 from jielong.solve.klondike_sample import (
     UNSOLVED,
     WON,
+    best_move,
     masked,
+    move_code,
     priority,
+    reversible,
     unpack_line,
     visible_state,
     weigh,
@@ -199,6 +202,70 @@ def test_hint_ignores_unknown_cards(number: int, steps: int, seed: int, draw: in
     a = K.hint(r, pos, max_seconds=60, clock=time.process_time)
     b = K.hint(r, other, max_seconds=60, clock=time.process_time)
     assert a == b
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    number=st.integers(1, 100_000),
+    steps=st.integers(0, 150),
+    seed=st.integers(0, 2**32),
+    draw=st.sampled_from([1, 3]),
+)
+def test_a_reversible_move_is_taken_back_by_one_legal_move(
+    number: int, steps: int, seed: int, draw: int
+) -> None:
+    """What the sampling counts as a move that loses no deal: the position
+    after it has a legal move back to exactly where it was, whatever the
+    unseen cards (the check sees only the visible state)."""
+    r = rules(draw)
+    pos = playout(r, number, steps, seed)
+    vis, _ = visible_state(pos)
+    for m in r.legal_moves(pos):
+        after = r.play(pos, m)
+        back = any(r.play(after, b) == pos for b in r.legal_moves(after))
+        if m.src.kind in ("tableau", "foundation"):
+            assert reversible(vis, move_code(pos, m)) == back, m
+        else:
+            assert not reversible(vis, move_code(pos, m)), m  # the waste and stock
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(1, 100_000),
+    steps=st.integers(10, 120),
+    seed=st.integers(0, 2**32),
+    draw=st.sampled_from([1, 3]),
+)
+def test_the_hint_does_not_put_the_choice_off(
+    number: int, steps: int, seed: int, draw: int
+) -> None:
+    """A move that can be taken back wins, with every card known, whatever
+    the move after it wins; it is hinted only as the plan or as the first
+    move of the deals' lines, never to put off a choice."""
+    r = rules(draw)
+    pos = playout(r, number, steps, seed)
+    assume(not (pos.all_revealed() and pos.stock_all_seen()) and r.legal_moves(pos))
+    cands = sorted(r.legal_moves(pos), key=lambda m: priority(pos, m))
+    w = weigh(r, pos, cands, deadline=float("inf"))
+    best = best_move(w)
+    vis, _ = visible_state(pos)
+    for i, code in enumerate(w.codes):
+        if reversible(vis, code) and i != w.plan:
+            assert w.wins[i] == w.votes[i]
+    if best is not None and reversible(vis, w.codes[best]):
+        assert best == w.plan or w.votes[best] > 0
+
+
+def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:
+    r = rules(3)
+    pos = replace(r.deal(7), foundations=(Card.parse("AS"), None, Card.parse("2H"), None))
+    moved = replace(pos, foundations=(None, Card.parse("2H"), None, Card.parse("AS")))
+    assert K.circle_key(moved) == K.circle_key(pos)
+    assert K.circle_key(replace(pos, recycles=5)) == K.circle_key(replace(moved, recycles=2))
+    # a different card home, or a first recycle against none, still differs
+    other = replace(pos, foundations=(Card.parse("AC"), None, Card.parse("2H"), None))
+    assert K.circle_key(other) != K.circle_key(pos)
+    assert K.circle_key(replace(pos, recycles=1)) != K.circle_key(pos)
 
 
 def test_hints_from_a_known_position_lead_to_a_win() -> None:

@@ -40,11 +40,15 @@ SAMPLE_SHARE = 0.85
 
 
 def circle_key(position: KlondikePosition) -> KlondikePosition:
-    """The position without its recycle count past the first: a recycle
-    that plays nothing brings the same cards back, and a hint follower who
-    comes back to it goes round in a circle."""
-    if position.recycles > 1:
-        return replace(position, recycles=1)
+    """The position without its recycle count past the first, and with its
+    foundations in suit order: a recycle that plays nothing brings the same
+    cards back, a card taken down and sent home again may land on another
+    foundation, and a hint follower who comes back to either goes round in a
+    circle."""
+    tops = {int(top.suit): top for top in position.foundations if top is not None}
+    suits = tuple(tops.get(s) for s in range(len(position.foundations)))
+    if position.recycles > 1 or suits != position.foundations:
+        return replace(position, recycles=min(position.recycles, 1), foundations=suits)
     return position
 
 

@@ -6,11 +6,16 @@ everything visible, many times.  Each such deal is solved with every card
 known (the relaxation's proof of loss, then the narrow win-seeking search
 on a small node budget).  A legal move scores the deals it wins: one that
 the solver's line starts with wins its deal; a deal lost by proof is lost by
-every move; for the other moves, the deal is solved again after the move, but
-only while that move could still overtake the leader (branch and bound), so
-most deals are solved once.  The best move is played, and of moves that
-score alike a card home or turned over, then the one most lines start with,
-which keeps to a plan; the share of deals won is the estimated chance to win
+every move; a move that can be taken back at once (:func:`reversible`)
+counts only the deals whose lines start with it, unless it is the plan
+(below), as it learns nothing and only puts the choice off; for the other
+moves, the deal is solved again after
+the move, but only while that move could still overtake the leader (branch
+and bound), so most deals are solved once.  The best move is played, and of
+moves that score alike a card turned over, then the first move of the first
+won deal's line, which the next hint carries on (so the hints keep to one
+plan instead of wandering between lines that all win), then the one most
+lines start with; the share of deals won is the estimated chance to win
 (:meth:`Weighing.won_share`).
 
 Everything depends only on what the player can see: the unknown cards are
@@ -46,6 +51,7 @@ from jielong.solve.klondike_state import (
     FOUNDATION,
     FOUNDATION_DOWN,
     PILE_MOVE,
+    RANK,
     RUN_SPLIT,
     STOCK_TURN,
     UNKNOWN,
@@ -70,6 +76,11 @@ WON = 1
 LOST = 0  # a proof: the relaxation shows a card can never go home
 OPEN = -1  # the budget ran out
 UNSOLVED = -2  # a carried deal not yet solved from its position
+
+PLAN_MARGIN = 10
+"""The plan is played unless another move wins more than one in this many
+of the won deals more: a search that runs out of budget after a move counts
+that deal lost for it, which would otherwise switch plans on noise."""
 
 STOCK_CLICK: tuple[int, ...] = (STOCK_TURN,)
 """The code of a draw or recycle (see :func:`move_code`)."""
@@ -253,7 +264,12 @@ class Weighing:
     votes: list[int] = field(default_factory=list)
     """Per candidate, the won deals whose line starts with it."""
     natural: list[int] = field(default_factory=list)
-    """Per candidate, 1 for a card home or a card turned over."""
+    """Per candidate, 1 for a move that turns a card over."""
+    plan: int = -1
+    """The candidate the first won deal's line starts with (-1: none)."""
+    margin: int = 0
+    """The deals the plan may win fewer than another move and still be
+    played (see :func:`_rank`)."""
     codes: list[tuple[int, ...]] = field(default_factory=list)
     deals: list[State] = field(default_factory=list)
     lines: list[list[Action]] = field(default_factory=list)
@@ -295,7 +311,7 @@ def weigh(
     index = {c: i for i, c in enumerate(codes)}
     w = Weighing([0] * len(codes), [[] for _ in codes], [], [0] * len(codes), codes=codes)
     w.after = [{} for _ in codes]
-    w.natural = [1 if priority(position, m) <= 1 else 0 for m in candidates]
+    w.natural = [1 if priority(position, m) == 1 else 0 for m in candidates]
     given = [c for c in carried if masked(c[0], stock_known) == vis][:samples]
     w.carried = len(given)
     deals = w.deals
@@ -323,12 +339,25 @@ def weigh(
             continue  # lost by proof, or out of budget: counted lost for every move
         first = first_code(st, line)
         at = index.get(first) if first is not None else None
+        if w.plan < 0 and at is not None:
+            w.plan = at
         for i in range(len(codes)):
             if i == at:
                 w.wins[i] += 1
                 w.votes[i] += 1
             else:
                 w.todo[i].append(k)
+    w.margin = sum(1 for r in w.roots if r == WON) // PLAN_MARGIN
+    # A move that can be taken back at once wins every deal the deal's own
+    # line wins (that move, its reverse, then the line), but learns nothing:
+    # the same choice comes back after it.  Such a move counts the deals
+    # whose lines start with it, and all of them only when it is the plan;
+    # else a follower would put the choice off for ever.
+    for i, code in enumerate(codes):
+        if w.todo[i] and reversible(vis, code):
+            if i == w.plan:
+                w.wins[i] += len(w.todo[i])
+            w.todo[i] = []
     # branch and bound: solve after a move only while it could still lead
     # (ties as :func:`_rank` orders them)
     while clock() <= deadline:
@@ -352,6 +381,23 @@ def weigh(
         if status == WON:
             w.wins[best] += 1
     return w
+
+
+def reversible(st: State, code: tuple[int, ...]) -> bool:
+    """Whether the rule move of ``code`` can be taken back by the next
+    move, whatever the unseen cards are: a card back down from a foundation
+    always; a run or a card from a pile when it turns no card over and, if it
+    empties the pile, starts with a king (a face-up card lies legally on the
+    face-up card under it, so the run may go back there)."""
+    if code[0] == FOUNDATION_DOWN:
+        return True
+    if code[0] != PILE_MOVE:
+        return False  # the waste and the stock turn one way
+    pile, count = st[0][code[1]], code[2]
+    left = len(pile) - count
+    if left == 0:
+        return RANK[pile[0]] == 12
+    return left > st[1][code[1]]
 
 
 def carry_after(w: Weighing, chosen: int, draw: int) -> tuple[CarriedDeal, ...]:
@@ -388,18 +434,21 @@ def _settled(w: Weighing, left: int) -> bool:
 
 def best_move(w: Weighing) -> int | None:
     """The candidate that won the most deals, or ``None`` when none won any.
-    On a tie (see :func:`_rank`), a card home or turned over, then the move
-    that more of the solver's lines start with: with every card known, most
-    moves that lose nothing win as many deals, and the lines' own first moves
-    carry a plan on from one hint to the next."""
+    On a tie (see :func:`_rank`), a card turned over, then the move the
+    first won deal's line starts with, then the move more of the lines start
+    with: with every card known, most moves that lose nothing win as many
+    deals, and keeping to one deal's line, which the next hint carries on,
+    plays towards a win instead of wandering between lines."""
     if max(w.wins, default=0) == 0:
         return None
     return max(range(len(w.wins)), key=lambda i: _rank(w, i, w.wins[i]))
 
 
-def _rank(w: Weighing, i: int, wins: int) -> tuple[int, int, int, int]:
-    """How candidate ``i`` ranks with ``wins`` deals won: then a card home or
-    turned over (what a player who cannot see the cards gains by, and a
-    solver who sees them does not value), then the lines that start with it,
-    then the earlier candidate."""
-    return wins, w.natural[i], w.votes[i], -i
+def _rank(w: Weighing, i: int, wins: int) -> tuple[int, int, int, int, int]:
+    """How candidate ``i`` ranks with ``wins`` deals won: the plan (the
+    first won deal's first move) counts :attr:`Weighing.margin` deals more;
+    then a card turned over (what a player who cannot see the cards gains
+    by, and a solver who sees them does not value), then the plan, then the
+    lines that start with it, then the earlier candidate."""
+    plan = i == w.plan
+    return wins + w.margin * plan, w.natural[i], plan, w.votes[i], -i
