@@ -256,6 +256,28 @@ def test_the_hint_does_not_put_the_choice_off(
         assert best == w.plan or w.votes[best] > 0
 
 
+def test_one_card_unseen_is_a_known_card() -> None:
+    """With one card not shown, the player knows it (it is the one seen
+    nowhere): the hint is the solver's, with a line that wins or a proof."""
+    r = rules(3)
+    kinds = set()
+    for number in range(1, 30):
+        res = K.solve(r, r.deal(number), max_nodes=20_000)
+        if res.status != "solved":
+            continue
+        pos = r.deal(number)
+        moves = list(res.moves)
+        while len(_unknown_cards(pos)) > 1:
+            pos = r.play(pos, moves.pop(0))
+        if len(_unknown_cards(pos)) != 1:
+            continue
+        h = K.hint(r, pos, max_seconds=30, clock=time.process_time)
+        kinds.add(h.kind)
+        assert h.kind == "solver" and h.win_chance == 1.0
+        assert r.is_won(replay(r, pos, h.line))
+    assert kinds == {"solver"}
+
+
 def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:
     r = rules(3)
     pos = replace(r.deal(7), foundations=(Card.parse("AS"), None, Card.parse("2H"), None))

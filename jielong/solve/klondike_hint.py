@@ -1,6 +1,7 @@
 """The Klondike hint over what the player knows (see "Hint search" in the
-notes of :mod:`jielong.solve.klondike`): a solver's line when every card is
-known, else the move that wins the most deals of the unseen cards
+notes of :mod:`jielong.solve.klondike`): a solver's line, or its proof of
+loss, when every card is known (or all but one, which the rest give away),
+else the move that wins the most deals of the unseen cards
 (:mod:`jielong.solve.klondike_sample`), else the shortest line to progress."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from jielong.solve.klondike_sample import (
     best_move,
     carry_after,
     priority,
+    unknown_cards,
     visible_state,
     weigh,
 )
@@ -140,7 +142,11 @@ def hint(
     legal = [m for m in every if keys[m] not in never]
     if not legal:
         return Hint("exhausted")
-    if position.all_revealed() and position.stock_all_seen():
+    vis, stock_known = visible_state(position)
+    # with one card unseen at most, the player knows every card: the one
+    # not seen anywhere is the one not shown
+    known = len(unknown_cards(vis)) <= 1
+    if known:
         res = solve(rules, position, max_seconds=max_seconds * SOLVE_SHARE, clock=clock)
         if res.status == "solved" and res.moves and res.moves[0] in legal:
             return Hint("solver", res.moves[0], res.moves, source="own", win_chance=1.0)
@@ -151,7 +157,7 @@ def hint(
     candidates = sorted(fresh or legal, key=lambda m: priority(position, m))
     samples = 0
     chance = None
-    if not (position.all_revealed() and position.stock_all_seen()):
+    if not known:
         weighing = weigh(
             rules,
             position,
@@ -169,12 +175,11 @@ def hint(
             return Hint(
                 "likely", move, (move,), "sampling", win_chance=chance, samples=samples, carry=carry
             )
-    st, stock_known = visible_state(position)
-    verdict, line = _progress_search(st, rules.draw, stock_known, start + max_seconds, clock)
+    verdict, line = _progress_search(vis, rules.draw, stock_known, start + max_seconds, clock)
     if verdict == "none":
         return Hint("no_progress", source="own", win_chance=0.0)
     if line:
-        moves, _ = replay_actions(rules, position, st, line)
+        moves, _ = replay_actions(rules, position, vis, line)
         if not moves or moves[0] not in every:
             raise SolverBug("hint line does not start with a legal move")
         if moves[0] in candidates:
