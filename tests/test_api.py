@@ -268,6 +268,13 @@ def test_run_too_long_names_count_and_limit(client: TestClient) -> None:
     unchanged(client, g)
 
 
+def test_the_limits_shown_stop_at_the_longest_run(client: TestClient) -> None:
+    # FreeCell, four free cells and seven empty columns: (4 + 1) * 2^7 by the formula
+    text = "Foundations: H-Q C-K D-K S-K\n: KH\n" + ":\n" * 7
+    g = new_game(client, variant="freecell", position=text)
+    assert g["limits"] == {"to_card": 13, "to_empty": 13}
+
+
 def test_a_run_over_the_hand_limit_is_played_by_its_steps(client: TestClient) -> None:
     # kongdang, no free cell, two empty columns: 3 cards by hand, 4 by steps
     g = new_game(client, variant="kongdang", position=CARRY)

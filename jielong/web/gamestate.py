@@ -49,6 +49,11 @@ def position_json(position: KlondikePosition | FreeCellPosition) -> dict[str, ob
     }
 
 
+LONGEST_RUN = 13
+"""No run is longer than a king down to an ace: the limits shown stop there
+(an emptied board allows 1,280 cards by the formula)."""
+
+
 def _view(session: Session) -> dict[str, object]:
     """What the state shows of the position alone, worked out once per undo
     frame and kept on it (shared: read only)."""
@@ -61,7 +66,9 @@ def _view(session: Session) -> dict[str, object]:
         top.view = {
             "position": position_json(pos),
             "moves": [m.to_json() for m in legal],
-            "limits": None if limits is None else {"to_card": limits[0], "to_empty": limits[1]},
+            "limits": None
+            if limits is None
+            else {"to_card": min(limits[0], LONGEST_RUN), "to_empty": min(limits[1], LONGEST_RUN)},
             "recycles": pos.recycles if isinstance(pos, KlondikePosition) else 0,
             "foundation_cards": pos.foundation_count(),
             "won": won,
