@@ -10,6 +10,7 @@ from collections import deque
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from klondike_brute import (
@@ -27,6 +28,7 @@ from jielong.cards import DECK, Card
 from jielong.rules.core import STOCK, Move
 from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.solve import klondike as K
+from jielong.solve.klondike_hint import PROOF_CARDS, lost_every_way
 from jielong.solve.klondike_sample import (
     UNSOLVED,
     WON,
@@ -106,12 +108,18 @@ def test_hint_agrees_with_every_move_sequence(pos: KlondikePosition, draw: int) 
     # The brute force brings foundation cards back down only as far as they
     # can hold a loose card: what it finds is real, so the hint must find as
     # much, and a proof of the hint must hold against it.
-    if pos.all_revealed() and pos.stock_all_seen():
+    if len(_unknown_cards(pos)) <= 1:
+        # every card known, or all but one: the one seen nowhere
         if brute_force_winnable(r, pos):
             assert h.kind == "solver"
         assert h.kind in ("solver", "unsolvable")
         if h.kind == "solver":
             assert r.is_won(replay(r, pos, h.line))
+        return
+    if h.kind == "unsolvable":
+        # every way the few unseen cards can lie is lost, the real one too
+        assert lost_every_way(visible_state(pos)[0], draw)
+        assert not brute_force_winnable(r, pos)
         return
     shortest, stock = brute_force_progress(r, pos)
     if h.kind == "no_progress":
@@ -276,6 +284,38 @@ def test_one_card_unseen_is_a_known_card() -> None:
         assert h.kind == "solver" and h.win_chance == 1.0
         assert r.is_won(replay(r, pos, h.line))
     assert kinds == {"solver"}
+
+
+def _few_unseen(r: Klondike, number: int) -> KlondikePosition | None:
+    """A position of a won deal's solution with two to four cards unseen."""
+    res = K.solve(r, r.deal(number), max_nodes=20_000)
+    if res.status != "solved":
+        return None
+    pos = r.deal(number)
+    for m in res.moves:
+        if 2 <= len(_unknown_cards(pos)) <= PROOF_CARDS:
+            return pos
+        pos = r.play(pos, m)
+    return None
+
+
+def test_a_game_lost_every_way_the_unseen_cards_lie_is_proven_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    r = rules(3)
+    positions = [p for n in range(1, 30) if (p := _few_unseen(r, n)) is not None]
+    assert len(positions) >= 5
+    for pos in positions:
+        # a deal that can be won is never given up for lost
+        assert not lost_every_way(visible_state(pos)[0], 3)
+    # and with every deal of the unseen cards lost, the hint says so
+    import jielong.solve.klondike_hint as H
+    import jielong.solve.klondike_sample as S
+
+    monkeypatch.setattr(H, "hopeless", lambda st, draw: True)
+    monkeypatch.setattr(S, "hopeless", lambda st, draw: True)
+    h = H.hint(r, positions[0], max_seconds=30, clock=time.process_time)
+    assert (h.kind, h.win_chance, h.move) == ("unsolvable", 0.0, None)
 
 
 def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:

@@ -7,15 +7,18 @@ else the move that wins the most deals of the unseen cards
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import replace
 
 from jielong.rules.core import Move
 from jielong.rules.klondike import Klondike, KlondikePosition
+from jielong.solve.klondike_relax import hopeless
 from jielong.solve.klondike_sample import (
     best_move,
     carry_after,
+    deal_unknown,
     priority,
     unknown_cards,
     visible_state,
@@ -105,6 +108,21 @@ def _progress_search(
     return "none", []
 
 
+PROOF_CARDS = 4
+"""With this many cards unseen at most, a position whose deals all lose is
+checked for a proof over every way the unseen cards can lie (24 at most)."""
+
+
+def lost_every_way(vis: State, draw: int) -> bool:
+    """Whether the relaxation proves every deal of the unseen cards of
+    ``vis`` lost, when there are few enough of them to try every one
+    (:data:`PROOF_CARDS`): then the game is lost, whatever the cards are."""
+    cards = unknown_cards(vis)
+    if len(cards) > PROOF_CARDS:
+        return False
+    return all(hopeless(deal_unknown(vis, list(p)), draw) for p in itertools.permutations(cards))
+
+
 def heuristic_move(
     rules: Klondike, position: KlondikePosition, among: list[Move] | None = None
 ) -> Move | None:
@@ -178,6 +196,8 @@ def hint(
     verdict, line = _progress_search(vis, rules.draw, stock_known, start + max_seconds, clock)
     if verdict == "none":
         return Hint("no_progress", source="own", win_chance=0.0)
+    if lost_every_way(vis, rules.draw):
+        return Hint("unsolvable", source="own", win_chance=0.0)
     if line:
         moves, _ = replay_actions(rules, position, vis, line)
         if not moves or moves[0] not in every:
