@@ -24,7 +24,7 @@ from jielong.solve.klondike_sample import (
     visible_state,
     weigh,
 )
-from jielong.solve.klondike_search import solve
+from jielong.solve.klondike_search import Budget, solve, take_turns
 from jielong.solve.klondike_state import (
     STOCK_TURN,
     WASTE_PLAY,
@@ -111,16 +111,33 @@ def _progress_search(
 PROOF_CARDS = 4
 """With this many cards unseen at most, a position whose deals all lose is
 checked for a proof over every way the unseen cards can lie (24 at most)."""
+PROOF_NODES = 50_000
+"""The exhaustive search's budget for each of those deals."""
 
 
-def lost_every_way(vis: State, draw: int) -> bool:
-    """Whether the relaxation proves every deal of the unseen cards of
-    ``vis`` lost, when there are few enough of them to try every one
-    (:data:`PROOF_CARDS`): then the game is lost, whatever the cards are."""
+def lost_every_way(
+    vis: State,
+    draw: int,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> bool:
+    """Whether every deal of the unseen cards of ``vis`` is proven lost (by
+    the relaxation, or by the exhaustive search within
+    :data:`PROOF_NODES` and ``deadline``), when there are few enough of them
+    to try every one (:data:`PROOF_CARDS`): then the game is lost, whatever
+    the cards are."""
     cards = unknown_cards(vis)
     if len(cards) > PROOF_CARDS:
         return False
-    return all(hopeless(deal_unknown(vis, list(p)), draw) for p in itertools.permutations(cards))
+    for arrangement in itertools.permutations(cards):
+        st = deal_unknown(vis, list(arrangement))
+        if hopeless(st, draw):
+            continue
+        budget = Budget(PROOF_NODES, deadline, clock=clock, share_gil=False)
+        left = None if deadline is None else max(deadline - clock(), 0.0)
+        if take_turns(st, draw, budget, left) is not None:
+            return False  # a win, or no proof within the budget
+    return True
 
 
 def heuristic_move(
@@ -196,7 +213,7 @@ def hint(
     verdict, line = _progress_search(vis, rules.draw, stock_known, start + max_seconds, clock)
     if verdict == "none":
         return Hint("no_progress", source="own", win_chance=0.0)
-    if lost_every_way(vis, rules.draw):
+    if lost_every_way(vis, rules.draw, start + max_seconds, clock):
         return Hint("unsolvable", source="own", win_chance=0.0)
     if line:
         moves, _ = replay_actions(rules, position, vis, line)
