@@ -38,10 +38,12 @@ from jielong.solve.klondike_sample import (
     priority,
     reversible,
     unpack_line,
+    verdict,
     visible_state,
     weigh,
 )
-from jielong.solve.klondike_state import replay_actions
+from jielong.solve.klondike_search import Budget, best_first
+from jielong.solve.klondike_state import from_position, replay_actions
 from jielong.solve.result import Hint
 
 
@@ -316,6 +318,34 @@ def test_a_game_lost_every_way_the_unseen_cards_lie_is_proven_lost(
     monkeypatch.setattr(S, "hopeless", lambda st, draw: True)
     h = H.hint(r, positions[0], max_seconds=30, clock=time.process_time)
     assert (h.kind, h.win_chance, h.move) == ("unsolvable", 0.0, None)
+
+
+NARROW_DEAD_END = """
+# klondike-3
+Stock:
+Waste: 4D 7H 3C AS 7C QS TC 5D 2S 5C 4S QC 7D JH 9D 5H 8S TS
+Foundations: 2H 3D AC -
+Recycles: 6
+: |
+: | KC QD JC TD 9C 8D 7S 6H
+: | 6S
+: 8H JD | 6D
+: KH 9S JS 4H | 4C
+: 2C 3H KD QH 3S | 9H 8C
+: 5S 6C KS | TH
+"""
+
+
+def test_a_deal_the_narrow_search_cannot_win_goes_to_the_exhaustive_one() -> None:
+    r = rules(3)
+    pos = r.from_text(NARROW_DEAD_END)
+    st = from_position(pos)
+    narrow = list(best_first(st, 3, Budget(3_000, None), True))
+    assert narrow[-1] is None  # out of moves, not of budget
+    status, line, nodes = verdict(st, 3, 3_000)
+    assert status == WON and 0 < nodes <= 3_000
+    moves, end = replay_actions(r, pos, st, line)
+    assert r.is_won(end) and moves
 
 
 def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:

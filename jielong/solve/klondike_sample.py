@@ -4,7 +4,8 @@ The cards the player cannot know (face-down tableau cards, and the stock
 until it has all been turned once) are dealt at random, consistently with
 everything visible, many times.  Each such deal is solved with every card
 known (the relaxation's proof of loss, then the narrow win-seeking search
-on a small node budget).  A legal move scores the deals it wins: one that
+and, when that runs out of moves, the exhaustive one, on a small node
+budget).  A legal move scores the deals it wins: one that
 the solver's line starts with wins its deal; a deal lost by proof is lost by
 every move; a move that can be taken back at once (:func:`reversible`)
 counts only the deals whose lines start with it, unless it is the plan
@@ -45,7 +46,7 @@ from dataclasses import dataclass, field
 from jielong.rules.core import Move
 from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.solve.klondike_relax import hopeless
-from jielong.solve.klondike_search import Budget, best_first
+from jielong.solve.klondike_search import Budget, best_first, depth_first
 from jielong.solve.klondike_state import (
     BYTE,
     FOUNDATION,
@@ -153,15 +154,28 @@ def play_code(st: State, code: tuple[int, ...], draw: int) -> State:
 
 def verdict(st: State, draw: int, nodes: int) -> tuple[int, list[Action], int]:
     """A deal with every card known: (``WON`` and the line, or ``LOST`` or
-    ``OPEN`` and no line, nodes spent)."""
+    ``OPEN`` and no line, nodes spent).  The narrow win-seeking search first;
+    when it has no move left within the budget, the exhaustive one, which
+    wins or proves the loss in the nodes that are left."""
     if hopeless(st, draw):
         return LOST, [], 0
     budget = Budget(nodes, None, share_gil=False)
+    found: list[Action] | bool | None = True
     for found in best_first(st, draw, budget, True):
         if isinstance(found, list):
             return WON, found, budget.nodes
         if found is not True:
             break
+    if found is None:
+        # the narrow search ran out of moves, not of budget (an endgame whose
+        # win needs a move it leaves out): the exhaustive search decides
+        for found in depth_first(st, draw, budget):
+            if isinstance(found, list):
+                return WON, found, budget.nodes
+            if found is None:
+                return LOST, [], budget.nodes
+            if found is False:
+                break
     return OPEN, [], budget.nodes
 
 
