@@ -10,9 +10,9 @@ the solver's line starts with wins its deal; a deal lost by proof is lost by
 every move; a move that can be taken back at once (:func:`reversible`)
 counts only the deals whose lines start with it, unless it is the plan
 (below), as it learns nothing and only puts the choice off; for the other
-moves, the deal is solved again after
-the move, but only while that move could still overtake the leader (branch
-and bound), so most deals are solved once.  The best move is played, and of
+moves, the deal is solved again after the move, but only while that move
+could still overtake the leader (branch and bound), so most deals are
+solved once.  The best move is played, and of
 moves that score alike a card turned over, then the first move of the first
 won deal's line, which the next hint carries on (so the hints keep to one
 plan instead of wandering between lines that all win), then the one most
@@ -74,7 +74,7 @@ NODES = 3_000
 """The node budget of each solve."""
 
 WON = 1
-LOST = 0  # a proof: the relaxation shows a card can never go home
+LOST = 0  # a proof: the relaxation, or the exhaustive search
 OPEN = -1  # the budget ran out
 UNSOLVED = -2  # a carried deal not yet solved from its position
 
