@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -272,14 +273,8 @@ def test_one_card_unseen_is_a_known_card() -> None:
     r = rules(3)
     kinds = set()
     for number in range(1, 30):
-        res = K.solve(r, r.deal(number), max_nodes=20_000)
-        if res.status != "solved":
-            continue
-        pos = r.deal(number)
-        moves = list(res.moves)
-        while len(_unknown_cards(pos)) > 1:
-            pos = r.play(pos, moves.pop(0))
-        if len(_unknown_cards(pos)) != 1:
+        pos = _on_solution(r, number, lambda p: len(_unknown_cards(p)) == 1)
+        if pos is None:
             continue
         h = K.hint(r, pos, max_seconds=30, clock=time.process_time)
         kinds.add(h.kind)
@@ -288,24 +283,28 @@ def test_one_card_unseen_is_a_known_card() -> None:
     assert kinds == {"solver"}
 
 
-def _few_unseen(r: Klondike, number: int) -> KlondikePosition | None:
-    """A position of a won deal's solution with two to four cards unseen."""
+def _on_solution(
+    r: Klondike, number: int, wanted: Callable[[KlondikePosition], bool]
+) -> KlondikePosition | None:
+    """The first ``wanted`` position on the solver's line of deal ``number``
+    (``None`` when it finds no line, or no such position on it)."""
     res = K.solve(r, r.deal(number), max_nodes=20_000)
     if res.status != "solved":
         return None
     pos = r.deal(number)
     for m in res.moves:
-        if 2 <= len(_unknown_cards(pos)) <= PROOF_CARDS:
+        if wanted(pos):
             return pos
         pos = r.play(pos, m)
-    return None
+    return pos if wanted(pos) else None
 
 
 def test_a_game_lost_every_way_the_unseen_cards_lie_is_proven_lost(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     r = rules(3)
-    positions = [p for n in range(1, 30) if (p := _few_unseen(r, n)) is not None]
+    few = lambda p: 2 <= len(_unknown_cards(p)) <= PROOF_CARDS  # noqa: E731
+    positions = [p for n in range(1, 30) if (p := _on_solution(r, n, few)) is not None]
     assert len(positions) >= 5
     for pos in positions:
         # a deal that can be won is never given up for lost
@@ -363,14 +362,11 @@ def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:
 def test_hints_from_a_known_position_lead_to_a_win() -> None:
     r = rules(3)
     for number in range(1, 40):
-        res = K.solve(r, r.deal(number), max_nodes=20_000)
-        if res.status != "solved":
-            continue
         # play the solution until every card is known, then follow hints only
-        pos = r.deal(number)
-        moves = list(res.moves)
-        while not (pos.all_revealed() and pos.stock_all_seen()):
-            pos = r.play(pos, moves.pop(0))
+        found = _on_solution(r, number, lambda p: p.all_revealed() and p.stock_all_seen())
+        if found is None:
+            continue
+        pos = found
         for _ in range(400):
             if r.is_won(pos):
                 break
