@@ -29,7 +29,7 @@ from jielong.cards import DECK, Card
 from jielong.rules.core import STOCK, Move
 from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.solve import klondike as K
-from jielong.solve.klondike_hint import PROOF_CARDS, lost_every_way
+from jielong.solve.klondike_hint import PROOF_CARDS, first_pass_turn, lost_every_way
 from jielong.solve.klondike_sample import (
     UNSOLVED,
     WON,
@@ -435,12 +435,17 @@ def test_a_followed_hint_hands_its_deals_on() -> None:
 
 def test_handed_on_deals_do_not_depend_on_the_unknown_cards() -> None:
     r = rules(3)
+    # hints from deal 3 until the stock is known and the next three hints
+    # turn no card over
     pos = r.deal(3)
     carry: tuple[Any, ...] = ()
-    while not pos.stock_all_seen():
+    path: list[tuple[KlondikePosition, tuple[Any, ...]]] = []
+    while len(path) < 3 or not path[-3][0].stock_all_seen() or path[-3][0].hidden != pos.hidden:
+        path.append((pos, carry))
         h = K.hint(r, pos, max_seconds=60, clock=time.process_time, carried=carry)
         assert h.move is not None
         pos, carry = r.play(pos, h.move), h.carry
+    pos, carry = path[-3]
     unknown = _unknown_cards(pos)
     random.Random(5).shuffle(unknown)
     other = _with_unknown(pos, unknown)
@@ -457,3 +462,41 @@ def test_handed_on_deals_do_not_depend_on_the_unknown_cards() -> None:
             break  # a card came to light: it differs between the two games
         went_on += 1
     assert went_on >= 2
+
+
+def test_the_hint_shows_the_unseen_stock_first() -> None:
+    """Turning the stock to its end and over again brings a position back,
+    so from a new deal the hints turn the stock until every card of it has
+    been seen, each with its chance to win, and nothing else has moved."""
+    r = rules(3)
+    start = r.deal(11)
+    pos = start
+    turns = 0
+    while not pos.stock_all_seen():
+        h = K.hint(r, pos, max_seconds=60, clock=time.process_time)
+        assert h.kind == "likely" and h.move is not None and h.move.src == STOCK
+        assert h.win_chance is not None and 0 < h.win_chance < 1 and h.samples > 0
+        pos, turns = r.play(pos, h.move), turns + 1
+    assert turns == 8 and pos.tableau == start.tableau and pos.foundations == start.foundations
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_the_stock_goes_first_only_while_that_loses_nothing(draw: int) -> None:
+    """Once a waste card was played in draw 3 since the stock was last turned
+    over, the stock cannot come back to where it is: no turn is forced then
+    (in draw 1 it always can); nor once the stock has all been seen."""
+    r = rules(draw)
+    deal = r.deal(5)
+    pos = r.play(deal, next(m for m in r.legal_moves(deal) if m.src == STOCK))
+    moves = r.legal_moves(pos)
+    vis, known = visible_state(pos)
+    turn = first_pass_turn(draw, vis, known, moves)
+    assert not known and turn is not None and turn in moves and turn.src == STOCK
+    # one card less in the waste, as if its top card had been played
+    played = replace(pos, waste=pos.waste[:-1])
+    vis, known = visible_state(played)
+    turn = first_pass_turn(draw, vis, known, r.legal_moves(played))
+    assert (turn is None) == (draw == 3)
+    seen = replace(pos, recycles=1)
+    vis, known = visible_state(seen)
+    assert known and first_pass_turn(draw, vis, known, r.legal_moves(seen)) is None

@@ -1,8 +1,10 @@
 """The Klondike hint over what the player knows (see "Hint search" in the
 notes of :mod:`jielong.solve.klondike`): a solver's line, or its proof of
 loss, when every card is known (or all but one, which the rest give away),
-else the move that wins the most deals of the unseen cards
-(:mod:`jielong.solve.klondike_sample`), else the shortest line to progress."""
+else the stock turned while it holds cards never seen and turning it through
+loses nothing (:func:`first_pass_turn`), else the move that wins the most
+deals of the unseen cards (:mod:`jielong.solve.klondike_sample`), else the
+shortest line to progress."""
 
 from __future__ import annotations
 
@@ -108,6 +110,10 @@ def _progress_search(
     return "none", []
 
 
+PASS_SAMPLES = 20
+"""Deals sampled for the chance to win while the stock is first turned
+through (the move needs none)."""
+
 PROOF_CARDS = 4
 """With this many cards unseen at most, a position whose deals all lose is
 checked for a proof over every way the unseen cards can lie (24 at most)."""
@@ -151,6 +157,18 @@ def heuristic_move(
     return min(legal, key=lambda m: priority(position, m))
 
 
+def first_pass_turn(
+    draw: int, vis: State, stock_known: bool, candidates: list[Move]
+) -> Move | None:
+    """The stock turn, while the stock holds cards never seen and turning it
+    to its end and over again brings this very position back (in draw 3, no
+    waste card played since the stock was last turned over): then the unseen
+    cards come to light at no cost, and every later choice knows them."""
+    if stock_known or vis[4] % draw:
+        return None
+    return next((m for m in candidates if m.src.kind == "stock"), None)
+
+
 def hint(
     rules: Klondike,
     position: KlondikePosition,
@@ -192,6 +210,30 @@ def hint(
     candidates = sorted(fresh or legal, key=lambda m: priority(position, m))
     samples = 0
     chance = None
+    turn = first_pass_turn(rules.draw, vis, stock_known, candidates)
+    if turn is not None:
+        # turning the stock to its end and over again brings this very
+        # position back: seeing the unseen stock first costs nothing and
+        # every later choice is made knowing it
+        weighing = weigh(
+            rules,
+            position,
+            [turn],
+            deadline=start + max_seconds * SAMPLE_SHARE,
+            samples=PASS_SAMPLES,
+            clock=clock,
+            carried=carried,
+        )
+        samples = len(weighing.roots)
+        return Hint(
+            "likely",
+            turn,
+            (turn,),
+            "sampling",
+            win_chance=weighing.won_share() if samples else None,
+            samples=samples,
+            carry=carry_after(weighing, 0, rules.draw),
+        )
     if not known:
         weighing = weigh(
             rules,
