@@ -13,6 +13,7 @@ from jielong.solve import api, fcsolve
 from jielong.solve.api import thoughtful
 from jielong.solve.result import SolveResult
 from jielong.textboard import position_text
+from jielong.web.answers import AnalysisAnswer, PositionAnswer, answer
 from jielong.web.errors import pool_refusals
 from jielong.web.gamestate import load_game, store_of
 from jielong.web.hintgate import HintGate
@@ -30,7 +31,8 @@ ANALYSIS_SECONDS = 4.0
 @router.get(
     "/games/{game_id}/position",
     summary="The current position as text and as a link",
-    responses=error_responses(404, 503),
+    response_model=None,
+    responses={**answer(PositionAnswer, "The position"), **error_responses(404, 503)},
     operation_id="position",
 )
 def position(game_id: GameId, request: Request) -> dict[str, object]:
@@ -86,7 +88,8 @@ def analyse(variant_id: str, position: Position, seconds: float) -> dict[str, ob
 @router.get(
     "/games/{game_id}/analysis",
     summary="The solvers' verdict on the current position",
-    responses=error_responses(404, 429, 503),
+    response_model=None,
+    responses={**answer(AnalysisAnswer, "The verdict"), **error_responses(404, 429, 503)},
     operation_id="analysis",
 )
 async def analysis(game_id: GameId, request: Request) -> dict[str, object]:

@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
 from jielong.rules.variants import VARIANTS
 from jielong.store import Store
+from jielong.web.answers import DailyAnswer, DealsAnswer, StatsAnswer, VariantsAnswer, answer
 from jielong.web.costly import daily_deal_for
 from jielong.web.errors import parse_date, variant_or_error
 from jielong.web.schema import VARIANT_IDS, error_responses
@@ -20,7 +21,12 @@ router = APIRouter(prefix="/api", tags=["catalogue"])
 RUN_LIMIT_FORMULAS = {"freecell": "(f + 1) * 2^e", "doubling": "2^f * (e + 1)"}
 
 
-@router.get("/variants", summary="The games offered, with names and rule options")
+@router.get(
+    "/variants",
+    summary="The games offered, with names and rule options",
+    response_model=None,
+    responses=answer(VariantsAnswer, "The variants"),
+)
 def variants() -> dict[str, object]:
     out = []
     for v in VARIANTS.values():
@@ -42,7 +48,8 @@ def variants() -> dict[str, object]:
 @router.get(
     "/deals/{variant}",
     summary="Browse deal numbers, with the unsolvable ones marked",
-    responses=error_responses(422),
+    response_model=None,
+    responses={**answer(DealsAnswer, "The deals"), **error_responses(422)},
 )
 def deals(
     variant: Annotated[str, Path(json_schema_extra={"enum": VARIANT_IDS})],
@@ -64,7 +71,8 @@ def deals(
 @router.get(
     "/daily/{variant}",
     summary="The daily deal of a UTC date (default today)",
-    responses=error_responses(422, 429, 503),
+    response_model=None,
+    responses={**answer(DailyAnswer, "The daily deal"), **error_responses(422, 429, 503)},
 )
 def daily(
     variant: Annotated[str, Path(json_schema_extra={"enum": VARIANT_IDS})],
@@ -90,7 +98,12 @@ def daily(
     }
 
 
-@router.get("/stats", summary="The player's statistics per variant", responses=error_responses(503))
+@router.get(
+    "/stats",
+    summary="The player's statistics per variant",
+    response_model=None,
+    responses={**answer(StatsAnswer, "The statistics"), **error_responses(503)},
+)
 async def stats(request: Request) -> dict[str, object]:
     """Games, wins, best time and moves, current and best streak, and the
     latest results (``recent``, oldest first) per variant."""

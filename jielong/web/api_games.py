@@ -17,6 +17,7 @@ from jielong.rules.core import InvalidMoveError, Move, Pile, PositionParseError
 from jielong.rules.variants import VARIANTS, get_variant
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.store import GameRecord, StaleVersion, Store
+from jielong.web.answers import HintAnswer, answer
 from jielong.web.costly import costly, daily_deal_for
 from jielong.web.errors import ApiError, check_variant, deal_number, parse_date, pool_refusals
 from jielong.web.fastbody import JsonBodyRoute
@@ -374,7 +375,11 @@ def clock(game_id: GameId, body: ClockReport, request: Request) -> JSONResponse:
 @router.post(
     "/games/{game_id}/hint",
     summary="A hint for the game's current version",
-    responses=error_responses(400, 404, 409, 413, 422, 429, 503),
+    response_model=None,
+    responses={
+        **answer(HintAnswer, "The hint"),
+        **error_responses(400, 404, 409, 413, 422, 429, 503),
+    },
     operation_id="hint",
 )
 async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str, object]:
