@@ -474,8 +474,11 @@ def test_the_hint_shows_the_unseen_stock_first() -> None:
     turns = 0
     while not pos.stock_all_seen():
         h = K.hint(r, pos, max_seconds=60, clock=time.process_time)
-        assert h.kind == "likely" and h.move is not None and h.move.src == STOCK
+        assert h.kind == "likely" and h.source == "first_pass" and h.move is not None
         assert h.win_chance is not None and 0 < h.win_chance < 1 and h.samples > 0
+        # the hint names every turn still to come, the move first
+        assert h.line[0] == h.move and len(h.line) == 8 - turns
+        assert all(m.src == STOCK for m in h.line)
         pos, turns = r.play(pos, h.move), turns + 1
     assert turns == 8 and pos.tableau == start.tableau and pos.foundations == start.foundations
 

@@ -169,6 +169,16 @@ def first_pass_turn(
     return next((m for m in candidates if m.src.kind == "stock"), None)
 
 
+def _turns_to_the_end(rules: Klondike, position: KlondikePosition) -> tuple[Move, ...]:
+    """The stock turns that bring its last card to the waste."""
+    line: list[Move] = []
+    while position.stock:
+        turn = next(m for m in rules.legal_moves(position) if m.src.kind == "stock")
+        line.append(turn)
+        position = rules.play(position, turn)
+    return tuple(line)
+
+
 def hint(
     rules: Klondike,
     position: KlondikePosition,
@@ -228,8 +238,8 @@ def hint(
         return Hint(
             "likely",
             turn,
-            (turn,),
-            "sampling",
+            _turns_to_the_end(rules, position),
+            "first_pass",
             win_chance=weighing.won_share() if samples else None,
             samples=samples,
             carry=carry_after(weighing, 0, rules.draw),

@@ -81,7 +81,9 @@ function exits(list, game = null) {
 // solver's line through known cards, else estimated from deals of the unseen cards.
 function oddsHTML(h) {
   const parts = [];
-  if (["solver", "likely", "heuristic"].includes(h.kind)) parts.push(t(`hint.kind.${h.kind}`));
+  // the stock turned through before anything else: a reason of its own
+  if (h.source === "first_pass") parts.push(t("hint.kind.firstPass"));
+  else if (["solver", "likely", "heuristic"].includes(h.kind)) parts.push(t(`hint.kind.${h.kind}`));
   if (typeof h.win_chance === "number" && h.samples > 0) {
     parts.push(t("hint.chance", { p: Math.round(h.win_chance * 100), n: h.samples }));
   }
