@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api_checks import new_game
+from api_checks import app_client, new_game
 from fastapi.testclient import TestClient
 from solver_checks import CARRY, CARRY_STEPS
 
@@ -27,9 +27,7 @@ SEED_PLAYER = "a" * 24
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("api") / "games.sqlite3"
-    app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=1.0))
-    with TestClient(app) as c:
+    with app_client(tmp_path_factory, "api") as c:
         yield c
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from api_checks import new_game
+from api_checks import app_client, new_game
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 
@@ -23,7 +23,6 @@ from jielong.web.answers import (
     StatsAnswer,
     VariantsAnswer,
 )
-from jielong.web.app import Settings, create_app
 
 ROUTES: dict[tuple[str, str], type[BaseModel]] = {
     ("post", "/api/games/{game_id}/hint"): HintAnswer,
@@ -38,9 +37,7 @@ ROUTES: dict[tuple[str, str], type[BaseModel]] = {
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("answers") / "games.sqlite3"
-    app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=1.0))
-    with TestClient(app) as c:
+    with app_client(tmp_path_factory, "answers") as c:
         yield c
 
 

@@ -8,22 +8,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from api_checks import new_game
+from api_checks import app_client, new_game
 from fastapi.testclient import TestClient
 
 from jielong.rules.registry import rules_for
 from jielong.solve.result import SolveResult
 from jielong.web.api_board import analyse
-from jielong.web.app import Settings, create_app
 
 BOARDS = Path(__file__).parent / "fixtures" / "boards"
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("api-board") / "games.sqlite3"
-    app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=1.0))
-    with TestClient(app) as c:
+    with app_client(tmp_path_factory, "api-board") as c:
         yield c
 
 

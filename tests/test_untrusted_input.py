@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from api_checks import new_game
+from api_checks import app_client, new_game
 from fastapi.testclient import TestClient
 
 from jielong.catalogue import DealId
@@ -16,7 +16,6 @@ from jielong.notation import parse_move
 from jielong.rules.core import InvalidMoveError, Pile
 from jielong.rules.registry import rules_for
 from jielong.shuffles import DealError
-from jielong.web.app import Settings, create_app
 
 # other scripts' digits that str.isdigit() and int() accept
 FOREIGN_DIGITS = ["²", "٣", "３", "१", "𝟑"]
@@ -25,9 +24,7 @@ KINGS = "Foundations: H-Q C-Q D-Q S-Q\nKH\nKC\nKD\nKS\n:\n:\n:\n:\n"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("untrusted") / "games.sqlite3"
-    app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=1.0))
-    with TestClient(app) as c:
+    with app_client(tmp_path_factory, "untrusted") as c:
         yield c
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from api_checks import new_game
+from api_checks import app_client, new_game
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from jielong.catalogue import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_deals
@@ -201,11 +202,9 @@ def test_record_of_winnable_deals(tmp_path: Any) -> None:
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("winnable") / "games.sqlite3"
-    app = create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=1.0))
-    with TestClient(app) as c:
+    with app_client(tmp_path_factory, "winnable") as c:
         yield c
-    assert not app.state.winnable.running()
+    assert isinstance(c.app, FastAPI) and not c.app.state.winnable.running()
 
 
 def game_count(client: TestClient) -> int:
