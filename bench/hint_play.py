@@ -85,8 +85,10 @@ def follow_http(client: httpx.Client, variant: str, deal: int, max_hints: int = 
         start = time.perf_counter()
         r = client.post(f"/api/games/{state['id']}/hint", json={"version": state["version"]})
         wall = time.perf_counter() - start
-        if r.status_code == 503:
-            time.sleep(0.5)
+        if r.status_code in (429, 503):
+            # over the hint limits (a player's burst, then one a second), or
+            # the pool full: wait as the answer says, as the page's demo does
+            time.sleep(float(r.headers.get("Retry-After", "0.5")))
             continue
         r.raise_for_status()
         hint = r.json()
