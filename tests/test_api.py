@@ -413,6 +413,17 @@ def test_hint_answers_a_legal_move(client: TestClient) -> None:
     assert hint["steps"] == []
 
 
+def test_a_hint_sends_its_whole_run_of_stock_clicks(client: TestClient) -> None:
+    """A new draw-1 game's hint turns the stock through first: all 24 clicks
+    are sent (the page says how many), past the 20 moves of a preview."""
+    g = new_game(client, variant="klondike-1", deal=2)
+    r = client.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]})
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    assert hint["source"] == "first_pass" and hint["move"] == hint["line"][0]
+    assert [m["from"] for m in hint["line"]] == ["stock"] * 24
+
+
 def test_hint_errors(client: TestClient) -> None:
     g = new_game(client, variant="freecell", deal=617)
     body = assert_error(

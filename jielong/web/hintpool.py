@@ -26,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TypeVar, TypeVarTuple
 
+from jielong.rules.core import Move
 from jielong.rules.registry import Position
 from jielong.solve.hints import compute_hint
 from jielong.solve.result import Hint
@@ -46,7 +47,8 @@ MAX_WAIT_SECONDS = 25.0
 # How often a waiting request asks whether the game moved on elsewhere (another
 # server process may have taken the action).
 POLL_SECONDS = 0.5
-# Moves of the solver's line sent after the hint's own move.
+# Moves of the solver's line sent after the hint's own move (more when the line
+# starts with a longer run of stock clicks: the page counts them).
 LINE_PREVIEW = 20
 # How often a worker checks that the server process that started it lives.
 PARENT_CHECK_SECONDS = 1.0
@@ -85,6 +87,16 @@ def compute(
     )
 
 
+def _preview(line: tuple[Move, ...]) -> tuple[Move, ...]:
+    """The start of ``line``: :data:`LINE_PREVIEW` moves, or its leading run
+    of stock clicks whole and the move after it (the page says "click the
+    stock n times, then ...")."""
+    clicks = 0
+    while clicks < len(line) and "stock" in (line[clicks].src.kind, line[clicks].dst.kind):
+        clicks += 1
+    return line[: max(LINE_PREVIEW, clicks + 1)]
+
+
 def hint_json(hint: Hint) -> dict[str, object]:
     """The hint as JSON-ready data."""
     return {
@@ -92,7 +104,7 @@ def hint_json(hint: Hint) -> dict[str, object]:
         "move": None if hint.move is None else hint.move.to_json(),
         # the start of the line is enough to preview; a whole solution can
         # run to hundreds of moves
-        "line": [m.to_json() for m in hint.line[:LINE_PREVIEW]],
+        "line": [m.to_json() for m in _preview(hint.line)],
         # the single-card moves that carry a run "move" (see Hint.steps)
         "steps": [m.to_json() for m in hint.steps],
         "source": hint.source,
