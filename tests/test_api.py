@@ -557,7 +557,7 @@ def test_language_negotiation(client: TestClient) -> None:
     assert client.get(path, params={"lang": "en"}).json()["error"]["message"] == message(
         "game_not_found", "en"
     )
-    r = client.get(path, params={"lang": "en"}, cookies={"lang": "zh-Hans"})
+    r = client.get(path, params={"lang": "en"}, headers={"cookie": "lang=zh-Hans"})
     assert r.json()["error"]["message"] == message("game_not_found", "zh-Hans")
     assert negotiate(None, None, "fr, en;q=0.5") == "en"
     # a browser naming only languages the site lacks reads English; one naming
