@@ -26,7 +26,7 @@ from klondike_brute import (
 from solver_checks import playout
 
 from jielong.cards import DECK, Card
-from jielong.rules.core import STOCK, Move
+from jielong.rules.core import STOCK, Move, Pile
 from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.solve import klondike as K
 from jielong.solve.klondike_hint import PROOF_CARDS, first_pass_turn, lost_every_way
@@ -179,6 +179,38 @@ def test_no_progress_on_a_dead_end() -> None:
     # face-down cards remain: the move that wins the most deals of them
     assert h.kind == "likely" and h.move in r.legal_moves(freed) and h.line == (h.move,)
     assert h.move.dst.kind == "foundation" and h.win_chance is not None and h.win_chance > 0
+
+
+def test_a_card_sent_home_again_is_no_progress() -> None:
+    # The ten of spades came down from its foundation onto the jack of
+    # diamonds; seven cards lie face down and no move can turn one over (no
+    # king is in sight, and the black queens are home or face down).
+    # Sending the ten home again is the only move that looks like progress,
+    # and the game had it home already.
+    home = """
+    Foundations: QC 9D QH TS
+    : QS KD JS | JD
+    : KS TD KC KH | QD
+    :
+    :
+    :
+    :
+    :
+    """
+    r = rules(3)
+    before = r.from_text(home)
+    down = r.play(before, Move(Pile("foundation", 3), Pile("tableau", 0)))
+    assert down.tableau[0][-1] == Card.parse("TS")
+    # alone, the position offers the ten home again, no deal of the seven
+    # cards being won
+    h = K.hint(r, down, max_seconds=10)
+    assert h.kind == "heuristic" and h.move is not None
+    assert h.move.src == Pile("tableau", 0) and h.move.dst.kind == "foundation"
+    # in the game that had it home, nothing can go beyond: no progress, a proof
+    seen = frozenset({K.circle_key(before), K.circle_key(down)})
+    assert K.hint(r, down, max_seconds=10, avoid=seen) == Hint(
+        "no_progress", source="own", win_chance=0.0
+    )
 
 
 def _unknown_cards(pos: KlondikePosition) -> list[Card]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from jielong.rules.core import Move
+from jielong.rules.core import Move, foundation_heights
 from jielong.rules.klondike import Klondike, KlondikePosition
 from jielong.solve.klondike_relax import hopeless
 from jielong.solve.klondike_sample import (
@@ -59,19 +59,28 @@ def circle_key(position: KlondikePosition) -> KlondikePosition:
     return position
 
 
+def foundation_record(positions: Iterable[KlondikePosition]) -> tuple[int, ...]:
+    """Per suit, the most cards any of ``positions`` had home."""
+    heights = [foundation_heights(p.foundations) for p in positions]
+    return tuple(map(max, zip(*heights, strict=True))) if heights else ()
+
+
 def _progress_search(
     st: State,
     draw: int,
     stock_known: bool,
     deadline: float,
     clock: Callable[[], float] = time.perf_counter,
+    record: tuple[int, ...] = (),
 ) -> tuple[str, list[Action]]:
-    """Cheapest line to progress: ``("found", line)`` for a tableau or
-    foundation progress, ``("stock", line)`` when only turning unseen stock
-    cards helps, ``("none", [])`` when nothing can (a proof), or
+    """Cheapest line to progress: ``("found", line)`` for a card turned over
+    or a foundation higher than it is and than ``record`` (the most each suit
+    had home in the game: a card taken down and sent home again gains
+    nothing), ``("stock", line)`` when only turning unseen stock cards helps,
+    ``("none", [])`` when nothing can (a proof: a win needs one of them), or
     ``("timeout", stock_line_or_empty)``."""
     hidden0 = sum(st[1])
-    found0 = st[2]
+    found0 = tuple(map(max, zip(st[2], record, strict=True))) if record else st[2]
     exact_p = not stock_known
     seen = {state_key(st, draw, exact_p)}
     # (cost, order, state, line, progress class: 0 none, 1 tableau/foundation, 2 stock)
@@ -95,7 +104,11 @@ def _progress_search(
         for act in generate(s, draw, stock_known, every_split=True):
             s2 = apply(s, act)
             c2 = cost + 1 + (clicks_at.get(act[1], 0) if act[0] == WASTE_PLAY else 0)
-            if sum(s2[1]) < hidden0 or any(a > b for a, b in zip(s2[2], found0, strict=True)):
+            if (
+                sum(s2[1]) < hidden0
+                or any(a > b for a, b in zip(s2[2], found0, strict=True))
+                or sum(s2[2]) == 52
+            ):
                 heapq.heappush(heap, (c2, counter, s2, (*line, act), 1))
                 counter += 1
                 continue
@@ -262,7 +275,9 @@ def hint(
             return Hint(
                 "likely", move, (move,), "sampling", win_chance=chance, samples=samples, carry=carry
             )
-    verdict, line = _progress_search(vis, rules.draw, stock_known, start + max_seconds, clock)
+    verdict, line = _progress_search(
+        vis, rules.draw, stock_known, start + max_seconds, clock, foundation_record(avoid)
+    )
     if verdict == "none":
         return Hint("no_progress", source="own", win_chance=0.0)
     if lost_every_way(vis, rules.draw, start + max_seconds, clock):
