@@ -81,7 +81,9 @@ UNSOLVED = -2  # a carried deal not yet solved from its position
 PLAN_MARGIN = 10
 """The plan is played unless another move wins more than one in this many
 of the won deals more: a search that runs out of budget after a move counts
-that deal lost for it, which would otherwise switch plans on noise."""
+that deal lost for it, which would otherwise switch plans on noise.  Of the
+margins measured on draw 3 (none, a fifteenth, a seventh, a tenth, a quarter
+and a half; docs/performance.md), a tenth wins the most games."""
 
 STOCK_CLICK: tuple[int, ...] = (STOCK_TURN,)
 """The code of a draw or recycle (see :func:`move_code`)."""
