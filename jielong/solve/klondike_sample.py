@@ -13,11 +13,14 @@ counts only the deals whose lines start with it, unless it is the plan
 moves, the deal is solved again after the move, but only while that move
 could still overtake the leader (branch and bound), so most deals are
 solved once.  The best move is played, and of
-moves that score alike a card turned over, then the first move of the first
-won deal's line, which the next hint carries on (so the hints keep to one
-plan instead of wandering between lines that all win), then the one most
-lines start with; the share of deals won is the estimated chance to win
-(:meth:`Weighing.won_share`).
+moves that score alike a card turned over, then the first move of the
+plan, one deal's line, which the next hint carries on (so the hints keep to
+one plan instead of wandering between lines that all win), then the one
+most lines start with; the share of deals won is the estimated chance to win
+(:meth:`Weighing.won_share`).  A new plan (:func:`_new_plan`) is the line
+whose start, up to the next card turned over, wins the most deals when it
+is played as it stands on each: the player must play one such sequence on
+every way the unseen cards may lie.
 
 Everything depends only on what the player can see: the unknown cards are
 taken in a fixed order before shuffling, and the random stream is seeded
@@ -282,7 +285,10 @@ class Weighing:
     natural: list[int] = field(default_factory=list)
     """Per candidate, 1 for a move that turns a card over."""
     plan: int = -1
-    """The candidate the first won deal's line starts with (-1: none)."""
+    """The candidate the plan deal's line starts with (-1: none)."""
+    plan_deal: int = -1
+    """The deal whose line is the plan (see :func:`weigh`), handed on first
+    by :func:`carry_after` (-1: none)."""
     margin: int = 0
     """The deals the plan may win fewer than another move and still be
     played (see :func:`_rank`)."""
@@ -355,14 +361,19 @@ def weigh(
             continue  # lost by proof, or out of budget: counted lost for every move
         first = first_code(st, line)
         at = index.get(first) if first is not None else None
-        if w.plan < 0 and at is not None:
+        if k == 0 and given and at is not None:
+            # the first deal handed on: the plan's deal while it agrees
+            # with what is visible, and its line goes on
             w.plan = at
+            w.plan_deal = 0
         for i in range(len(codes)):
             if i == at:
                 w.wins[i] += 1
                 w.votes[i] += 1
             else:
                 w.todo[i].append(k)
+    if w.plan < 0:
+        _new_plan(w, index, draw, nodes, stock_known)
     w.margin = sum(1 for r in w.roots if r == WON) // PLAN_MARGIN
     # A move that can be taken back at once wins every deal the deal's own
     # line wins (that move, its reverse, then the line), but learns nothing:
@@ -399,6 +410,83 @@ def weigh(
     return w
 
 
+SEGMENT_HORIZON = 10
+"""Actions of a line at most in the segment a new plan commits to."""
+SEGMENTS = 3
+"""Segments weighed for a new plan, the commonest first."""
+
+
+def _segment(st: State, line: list[Action]) -> tuple[Action, ...]:
+    """The start of ``line`` that the player can play alike however the
+    unseen cards lie: its actions up to and with the first that turns a
+    card over, :data:`SEGMENT_HORIZON` at most."""
+    acts: list[Action] = []
+    for act in line[:SEGMENT_HORIZON]:
+        acts.append(act)
+        after = apply(st, act)
+        if after[1] != st[1]:
+            break
+        st = after
+    return tuple(acts)
+
+
+def _new_plan(
+    w: Weighing, index: dict[tuple[int, ...], int], draw: int, nodes: int, stock_known: bool
+) -> None:
+    """A plan when the first deal handed on is not won by a line that starts
+    with a candidate: of the :data:`SEGMENTS` commonest segments
+    (:func:`_segment`) of the won deals' lines, the one that wins the most
+    deals when it is played as it stands on every won deal (a line that
+    starts with it wins its deal; any other is solved after it, while the
+    segment could still lead), and the first won deal whose line starts with
+    it.  Until a card comes to light the player can only play one sequence
+    of moves on every way the unseen cards may lie; a solver that sees them
+    would pick a different one for each, and winning many deals that way is
+    worth less than one sequence that wins them.  With the stock not yet
+    known, or one deal won, the first won deal's line."""
+    won = [
+        k
+        for k, r in enumerate(w.roots)
+        if r == WON and index.get(first_code(w.deals[k], w.lines[k]) or ()) is not None
+    ]
+    if not won:
+        return
+    if not stock_known or len(won) == 1:
+        w.plan_deal = won[0]
+        w.plan = index[first_code(w.deals[won[0]], w.lines[won[0]]) or ()]
+        return
+    segs: dict[tuple[Action, ...], list[int]] = {}
+    for k in won:
+        segs.setdefault(_segment(w.deals[k], w.lines[k]), []).append(k)
+    ranked = sorted(segs, key=lambda g: -len(segs[g]))[:SEGMENTS]
+    best_seg = ranked[0]
+    best = -1
+    for seg in ranked:
+        n = len(seg)
+        wins = 0
+        left = len(w.roots)
+        for j in range(len(w.roots)):
+            left -= 1
+            line = w.lines[j]
+            if w.roots[j] == WON and len(line) >= n and tuple(line[:n]) == seg:
+                wins += 1
+            elif w.roots[j] == WON:
+                st = w.deals[j]
+                for act in seg:
+                    st = apply(st, act)
+                status, _line, spent = verdict(st, draw, nodes)
+                w.nodes += spent
+                w.solves += 1
+                wins += status == WON
+            if wins + left <= best:
+                break
+        if wins > best:
+            best, best_seg = wins, seg
+    k = segs[best_seg][0]
+    w.plan_deal = k
+    w.plan = index[first_code(w.deals[k], w.lines[k]) or ()]
+
+
 def reversible(st: State, code: tuple[int, ...]) -> bool:
     """Whether the rule move of ``code`` can be taken back by the next
     move, whatever the unseen cards are: a card back down from a foundation
@@ -423,7 +511,12 @@ def carry_after(w: Weighing, chosen: int, draw: int) -> tuple[CarriedDeal, ...]:
     on), else :data:`UNSOLVED`."""
     code = w.codes[chosen]
     out: list[CarriedDeal] = []
-    for k, st in enumerate(w.deals):
+    order = list(range(len(w.deals)))
+    if w.plan_deal > 0:
+        order.remove(w.plan_deal)
+        order.insert(0, w.plan_deal)  # the next hint finds the plan deal first
+    for k in order:
+        st = w.deals[k]
         child = play_code(st, code, draw)
         root, line = w.roots[k], w.lines[k]
         if root == LOST:
@@ -451,7 +544,7 @@ def _settled(w: Weighing, left: int) -> bool:
 def best_move(w: Weighing) -> int | None:
     """The candidate that won the most deals, or ``None`` when none won any.
     On a tie (see :func:`_rank`), a card turned over, then the move the
-    first won deal's line starts with, then the move more of the lines start
+    plan deal's line starts with, then the move more of the lines start
     with: with every card known, most moves that lose nothing win as many
     deals, and keeping to one deal's line, which the next hint carries on,
     plays towards a win instead of wandering between lines."""
@@ -462,7 +555,7 @@ def best_move(w: Weighing) -> int | None:
 
 def _rank(w: Weighing, i: int, wins: int) -> tuple[int, int, int, int, int]:
     """How candidate ``i`` ranks with ``wins`` deals won: the plan (the
-    first won deal's first move) counts :attr:`Weighing.margin` deals more;
+    plan deal's first move) counts :attr:`Weighing.margin` deals more;
     then a card turned over (what a player who cannot see the cards gains
     by, and a solver who sees them does not value), then the plan, then the
     lines that start with it, then the earlier candidate."""
