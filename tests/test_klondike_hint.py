@@ -36,6 +36,7 @@ from jielong.solve.klondike_sample import (
     SEGMENTS,
     UNSOLVED,
     WON,
+    _new_plan,
     _segment,
     best_move,
     carry_after,
@@ -616,3 +617,22 @@ def test_a_new_plan_plays_the_segment_that_wins_the_most_deals(number: int, hint
     assert best is not None
     first = carry_after(w, best, 3)[0]
     assert first[0] == play_code(w.deals[w.plan_deal], w.codes[best], 3)
+
+
+def test_a_new_plan_past_the_deadline_takes_the_commonest_segment() -> None:
+    r = rules(3)
+    pos = _stock_seen(r, 26)
+    cands = sorted(r.legal_moves(pos), key=lambda m: priority(pos, m))
+    w = weigh(r, pos, cands, deadline=float("inf"))
+    index = {c: i for i, c in enumerate(w.codes)}
+    won = [k for k, v in enumerate(w.roots) if v == WON]
+    segs: dict[tuple[Any, ...], list[int]] = {}
+    for k in won:
+        segs.setdefault(_segment(w.deals[k], w.lines[k]), []).append(k)
+    commonest = max(segs, key=lambda g: len(segs[g]))
+    assert len(segs) > 1
+    w.plan = w.plan_deal = -1
+    solves = w.solves
+    _new_plan(w, index, 3, NODES, True, deadline=0.0, clock=lambda: 1.0)
+    assert w.solves == solves  # nothing solved once the deadline has passed
+    assert w.plan_deal == segs[commonest][0]

@@ -373,7 +373,7 @@ def weigh(
             else:
                 w.todo[i].append(k)
     if w.plan < 0:
-        _new_plan(w, index, draw, nodes, stock_known)
+        _new_plan(w, index, draw, nodes, stock_known, deadline, clock)
     w.margin = sum(1 for r in w.roots if r == WON) // PLAN_MARGIN
     # A move that can be taken back at once wins every deal the deal's own
     # line wins (that move, its reverse, then the line), but learns nothing:
@@ -431,7 +431,13 @@ def _segment(st: State, line: list[Action]) -> tuple[Action, ...]:
 
 
 def _new_plan(
-    w: Weighing, index: dict[tuple[int, ...], int], draw: int, nodes: int, stock_known: bool
+    w: Weighing,
+    index: dict[tuple[int, ...], int],
+    draw: int,
+    nodes: int,
+    stock_known: bool,
+    deadline: float,
+    clock: Callable[[], float],
 ) -> None:
     """A plan when the first deal handed on is not won by a line that starts
     with a candidate: of the :data:`SEGMENTS` commonest segments
@@ -443,7 +449,9 @@ def _new_plan(
     of moves on every way the unseen cards may lie; a solver that sees them
     would pick a different one for each, and winning many deals that way is
     worth less than one sequence that wins them.  With the stock not yet
-    known, or one deal won, the first won deal's line."""
+    known, or one deal won, the first won deal's line.  Once ``clock()``
+    passes ``deadline``, the best segment weighed in full so far is taken
+    (none: the commonest)."""
     won = [
         k
         for k, r in enumerate(w.roots)
@@ -461,6 +469,7 @@ def _new_plan(
     ranked = sorted(segs, key=lambda g: -len(segs[g]))[:SEGMENTS]
     best_seg = ranked[0]
     best = -1
+    late = False
     for seg in ranked:
         n = len(seg)
         wins = 0
@@ -471,6 +480,9 @@ def _new_plan(
             if w.roots[j] == WON and len(line) >= n and tuple(line[:n]) == seg:
                 wins += 1
             elif w.roots[j] == WON:
+                if clock() > deadline:
+                    late = True
+                    break
                 st = w.deals[j]
                 for act in seg:
                     st = apply(st, act)
@@ -480,6 +492,8 @@ def _new_plan(
                 wins += status == WON
             if wins + left <= best:
                 break
+        if late:
+            break
         if wins > best:
             best, best_seg = wins, seg
     k = segs[best_seg][0]
