@@ -40,6 +40,7 @@ from jielong.solve.klondike_sample import (
     _segment,
     best_move,
     carry_after,
+    first_code,
     masked,
     move_code,
     play_code,
@@ -558,6 +559,20 @@ def _stock_seen(r: Klondike, number: int) -> KlondikePosition:
     return pos
 
 
+def _segments(w: Any, won: list[int]) -> dict[tuple[Any, ...], list[int]]:
+    """The won deals ``won`` of weighing ``w`` by their lines' segments."""
+    segs: dict[tuple[Any, ...], list[int]] = {}
+    for k in won:
+        segs.setdefault(_segment(w.deals[k], w.lines[k]), []).append(k)
+    return segs
+
+
+def _first(w: Any, k: int) -> tuple[int, ...]:
+    first = first_code(w.deals[k], w.lines[k])
+    assert first is not None
+    return first
+
+
 @pytest.mark.parametrize("number", [4, 24])
 def test_a_segment_ends_with_the_first_card_turned_over(number: int) -> None:
     r = rules(3)
@@ -591,9 +606,7 @@ def test_a_new_plan_plays_the_segment_that_wins_the_most_deals(number: int, hint
     w = weigh(r, pos, cands, deadline=float("inf"))
     won = [k for k, v in enumerate(w.roots) if v == WON]
     assert len(won) > 1 and w.plan_deal in won
-    segs: dict[tuple[Any, ...], list[int]] = {}
-    for k in won:
-        segs.setdefault(_segment(w.deals[k], w.lines[k]), []).append(k)
+    segs = _segments(w, won)
     ranked = sorted(segs, key=lambda g: -len(segs[g]))[:SEGMENTS]
 
     def wins(seg: tuple[Any, ...]) -> int:
@@ -624,15 +637,13 @@ def test_a_new_plan_past_the_deadline_takes_the_commonest_segment() -> None:
     pos = _stock_seen(r, 26)
     cands = sorted(r.legal_moves(pos), key=lambda m: priority(pos, m))
     w = weigh(r, pos, cands, deadline=float("inf"))
-    index = {c: i for i, c in enumerate(w.codes)}
     won = [k for k, v in enumerate(w.roots) if v == WON]
-    segs: dict[tuple[Any, ...], list[int]] = {}
-    for k in won:
-        segs.setdefault(_segment(w.deals[k], w.lines[k]), []).append(k)
+    starts = [(k, w.codes.index(_first(w, k))) for k in won]
+    segs = _segments(w, won)
     commonest = max(segs, key=lambda g: len(segs[g]))
     assert len(segs) > 1
     w.plan = w.plan_deal = -1
     solves = w.solves
-    _new_plan(w, index, 3, NODES, True, deadline=0.0, clock=lambda: 1.0)
+    _new_plan(w, starts, 3, NODES, True, deadline=0.0, clock=lambda: 1.0)
     assert w.solves == solves  # nothing solved once the deadline has passed
     assert w.plan_deal == segs[commonest][0]

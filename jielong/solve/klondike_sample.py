@@ -337,6 +337,7 @@ def weigh(
     given = [c for c in carried if masked(c[0], stock_known) == vis][:samples]
     w.carried = len(given)
     deals = w.deals
+    starts: list[tuple[int, int]] = []  # (won deal, the candidate its line starts with)
     for k in range(samples):
         if clock() > deadline:
             break
@@ -361,6 +362,8 @@ def weigh(
             continue  # lost by proof, or out of budget: counted lost for every move
         first = first_code(st, line)
         at = index.get(first) if first is not None else None
+        if at is not None:
+            starts.append((k, at))
         if k == 0 and given and at is not None:
             # the first deal handed on: the plan's deal while it agrees
             # with what is visible, and its line goes on
@@ -373,7 +376,7 @@ def weigh(
             else:
                 w.todo[i].append(k)
     if w.plan < 0:
-        _new_plan(w, index, draw, nodes, stock_known, deadline, clock)
+        _new_plan(w, starts, draw, nodes, stock_known, deadline, clock)
     w.margin = sum(1 for r in w.roots if r == WON) // PLAN_MARGIN
     # A move that can be taken back at once wins every deal the deal's own
     # line wins (that move, its reverse, then the line), but learns nothing:
@@ -432,7 +435,7 @@ def _segment(st: State, line: list[Action]) -> tuple[Action, ...]:
 
 def _new_plan(
     w: Weighing,
-    index: dict[tuple[int, ...], int],
+    starts: list[tuple[int, int]],
     draw: int,
     nodes: int,
     stock_known: bool,
@@ -440,8 +443,9 @@ def _new_plan(
     clock: Callable[[], float],
 ) -> None:
     """A plan when the first deal handed on is not won by a line that starts
-    with a candidate: of the :data:`SEGMENTS` commonest segments
-    (:func:`_segment`) of the won deals' lines, the one that wins the most
+    with a candidate (``starts``: the won deals whose lines do, each with
+    that candidate): of the :data:`SEGMENTS` commonest segments
+    (:func:`_segment`) of their lines, the one that wins the most
     deals when it is played as it stands on every won deal (a line that
     starts with it wins its deal; any other is solved after it, while the
     segment could still lead), and the first won deal whose line starts with
@@ -452,20 +456,15 @@ def _new_plan(
     known, or one deal won, the first won deal's line.  Once ``clock()``
     passes ``deadline``, the best segment weighed in full so far is taken
     (none: the commonest)."""
-    won = [
-        k
-        for k, r in enumerate(w.roots)
-        if r == WON and index.get(first_code(w.deals[k], w.lines[k]) or ()) is not None
-    ]
-    if not won:
+    if not starts:
         return
-    if not stock_known or len(won) == 1:
-        w.plan_deal = won[0]
-        w.plan = index[first_code(w.deals[won[0]], w.lines[won[0]]) or ()]
+    w.plan_deal, w.plan = starts[0]
+    if not stock_known or len(starts) == 1:
         return
-    segs: dict[tuple[Action, ...], list[int]] = {}
-    for k in won:
-        segs.setdefault(_segment(w.deals[k], w.lines[k]), []).append(k)
+    segs: dict[tuple[Action, ...], list[tuple[int, int]]] = {}
+    for start in starts:
+        k = start[0]
+        segs.setdefault(_segment(w.deals[k], w.lines[k]), []).append(start)
     ranked = sorted(segs, key=lambda g: -len(segs[g]))[:SEGMENTS]
     best_seg = ranked[0]
     best = -1
@@ -496,9 +495,7 @@ def _new_plan(
             break
         if wins > best:
             best, best_seg = wins, seg
-    k = segs[best_seg][0]
-    w.plan_deal = k
-    w.plan = index[first_code(w.deals[k], w.lines[k]) or ()]
+    w.plan_deal, w.plan = segs[best_seg][0]
 
 
 def reversible(st: State, code: tuple[int, ...]) -> bool:
