@@ -43,6 +43,7 @@ from jielong.solve.klondike_sample import (
     first_code,
     masked,
     move_code,
+    pack_line,
     play_code,
     priority,
     reversible,
@@ -647,3 +648,26 @@ def test_a_new_plan_past_the_deadline_takes_the_commonest_segment() -> None:
     _new_plan(w, starts, 3, NODES, True, deadline=0.0, clock=lambda: 1.0)
     assert w.solves == solves  # nothing solved once the deadline has passed
     assert w.plan_deal == segs[commonest][0]
+
+
+def test_a_plan_goes_on_only_while_its_own_deal_agrees_with_what_is_seen() -> None:
+    """The plan's deal is handed on first, and its line goes on while that
+    deal agrees with the position.  Once a card comes to light that it does
+    not hold, the next won deal handed on is not the plan by the mere order:
+    a new plan is chosen by segment, as with nothing handed on."""
+    r = rules(3)
+    pos = _stock_seen(r, 26)
+    cands = sorted(r.legal_moves(pos), key=lambda m: priority(pos, m))
+    w = weigh(r, pos, cands, deadline=float("inf"))
+    won = [k for k, v in enumerate(w.roots) if v == WON]
+    best_seg = _segment(w.deals[w.plan_deal], w.lines[w.plan_deal])
+    other = next(k for k in won if _segment(w.deals[k], w.lines[k]) != best_seg)
+    order = [other] + [k for k in range(len(w.deals)) if k != other]
+    handed = [(w.deals[k], w.roots[k], pack_line(w.lines[k])) for k in order]
+    kept = weigh(r, pos, cands, deadline=float("inf"), carried=handed)
+    assert kept.plan_deal == 0 and w.codes[kept.plan] == _first(w, other)
+    gone = play_code(w.deals[other], w.codes[0], 3)  # a deal of another position
+    assert masked(gone, True) != visible_state(pos)[0]
+    chosen = weigh(r, pos, cands, deadline=float("inf"), carried=[(gone, WON, b""), *handed])
+    assert chosen.plan_deal != 0
+    assert _segment(chosen.deals[chosen.plan_deal], chosen.lines[chosen.plan_deal]) == best_seg

@@ -34,8 +34,9 @@ When the player plays that move, the deals that still agree with everything
 visible (all of them unless a card came to light) are the next hint's first
 deals, and a deal whose line goes on, or whose search ran out of budget,
 costs no search.  Keeping every agreeing deal, whatever its verdict, keeps
-the sample uniform; the next hint's plan is the last one's unless something
-seen changes it.
+the sample uniform; the next hint's plan is the last one's while the plan's
+deal agrees with what is seen, and a new one chosen by segment when it does
+not.
 """
 
 from __future__ import annotations
@@ -336,6 +337,9 @@ def weigh(
     w.natural = [1 if priority(position, m) == 1 else 0 for m in candidates]
     given = [c for c in carried if masked(c[0], stock_known) == vis][:samples]
     w.carried = len(given)
+    # the plan deal is handed on first: its line goes on only while that
+    # deal agrees with what is visible
+    keep_plan = bool(given) and given[0] is carried[0]
     deals = w.deals
     starts: list[tuple[int, int]] = []  # (won deal, the candidate its line starts with)
     for k in range(samples):
@@ -364,7 +368,7 @@ def weigh(
         at = index.get(first) if first is not None else None
         if at is not None:
             starts.append((k, at))
-        if k == 0 and given and at is not None:
+        if k == 0 and keep_plan and at is not None:
             # the first deal handed on: the plan's deal while it agrees
             # with what is visible, and its line goes on
             w.plan = at
@@ -442,10 +446,12 @@ def _new_plan(
     deadline: float,
     clock: Callable[[], float],
 ) -> None:
-    """A plan when the first deal handed on is not won by a line that starts
-    with a candidate (``starts``: the won deals whose lines do, each with
-    that candidate): of the :data:`SEGMENTS` commonest segments
-    (:func:`_segment`) of their lines, the one that wins the most
+    """A plan when the last plan's deal, handed on first, no longer agrees
+    with what is visible (a card came to light that it does not hold), or
+    is not won by a line that starts with a candidate, or when nothing was
+    handed on (``starts``: the won deals whose lines start with a
+    candidate, each with that candidate): of the :data:`SEGMENTS`
+    commonest segments (:func:`_segment`) of their lines, the one that wins the most
     deals when it is played as it stands on every won deal (a line that
     starts with it wins its deal; any other is solved after it, while the
     segment could still lead), and the first won deal whose line starts with
@@ -468,17 +474,20 @@ def _new_plan(
     ranked = sorted(segs, key=lambda g: -len(segs[g]))[:SEGMENTS]
     best_seg = ranked[0]
     best = -1
+    won = sum(1 for r in w.roots if r == WON)
     late = False
     for seg in ranked:
         n = len(seg)
         wins = 0
-        left = len(w.roots)
+        left = won  # won deals still to count: only they can add a win
         for j in range(len(w.roots)):
+            if w.roots[j] != WON:
+                continue
             left -= 1
             line = w.lines[j]
-            if w.roots[j] == WON and len(line) >= n and tuple(line[:n]) == seg:
+            if len(line) >= n and tuple(line[:n]) == seg:
                 wins += 1
-            elif w.roots[j] == WON:
+            else:
                 if clock() > deadline:
                     late = True
                     break
