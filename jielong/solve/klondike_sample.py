@@ -487,10 +487,10 @@ def _new_plan(
             line = w.lines[j]
             if len(line) >= n and tuple(line[:n]) == seg:
                 wins += 1
+            elif clock() > deadline:
+                late = True
+                break
             else:
-                if clock() > deadline:
-                    late = True
-                    break
                 st = w.deals[j]
                 for act in seg:
                     st = apply(st, act)
