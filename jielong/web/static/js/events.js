@@ -7,7 +7,7 @@ import * as D from "./demo.js";
 import { variant } from "./i18n.js";
 import { attachPointer, snapBack } from "./input.js";
 import { attachKeys } from "./keys.js";
-import { board, hosts, schedule, thirdSettled, tick, toast } from "./paint.js";
+import { board, boardResized, hosts, schedule, thirdSettled, tick, toast } from "./paint.js";
 import { markDests } from "./render.js";
 import * as S from "./state.js";
 
@@ -137,13 +137,8 @@ export function attachEvents() {
   document.addEventListener("visibilitychange", () => C.clockRunning(!document.hidden));
   window.addEventListener("resize", () => C.closeOverlay());
   // rotation, resizing, fullscreen and bars that wrap all change the board's box
-  let boardSize = "";
   new ResizeObserver(() => {
-    const size = `${board.clientWidth}x${board.clientHeight}`;
-    if (size !== boardSize) {
-      boardSize = size;
-      schedule();
-    }
+    if (boardResized()) schedule();
   }).observe(board);
   setInterval(tick, 500);
 }

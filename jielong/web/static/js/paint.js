@@ -15,6 +15,8 @@ const clockEl = $("clock");
 let frame = 0;
 let animateNext = false;
 const lastHTML = {};
+// the board's size the last drawing was laid out for
+let drawnSize = "";
 
 export function schedule(animate = false) {
   animateNext = animateNext || animate;
@@ -25,6 +27,18 @@ function put(name, html) {
   if (lastHTML[name] === html) return;
   lastHTML[name] = html;
   hosts[name].innerHTML = html;
+}
+
+function boardSize() {
+  return `${board.clientWidth}x${board.clientHeight}`;
+}
+
+// The board's box changed since it was last laid out (rotation, resizing,
+// bars that wrap): a redraw is due. A change the last drawing already took
+// in, such as bars that grew in the same frame, needs none: a second rebuild
+// would replace every card under a finger that is about to touch one.
+export function boardResized() {
+  return boardSize() !== drawnSize;
 }
 
 export function panelShown() {
@@ -50,6 +64,7 @@ function flush() {
   noteThird();
   put("hintbar", P.hintbarHTML(game, view));
   put("panel", P.panelHTML(game, view));
+  drawnSize = boardSize();
   const layout = computeLayout(game, board.clientWidth, board.clientHeight, { large: largeCards() });
   draw(board, game, view, layout);
   // drawn ahead of the server's answer (tests wait for the answer's board)
