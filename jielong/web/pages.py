@@ -53,15 +53,19 @@ def _script_json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
 
 
+def _long_short(long: str, short: str) -> str:
+    """A label that phones show in its short form (the style sheet picks)."""
+    if long == short:
+        return escape(long)
+    return f'<span class="long">{escape(long)}</span><span class="short">{escape(short)}</span>'
+
+
 def _lang_switch(lang: str) -> str:
     items = []
     for code in LANGUAGES:
         own = catalogue(code)
         # phones show the short name
-        name = (
-            f'<span class="long">{escape(own["lang.name"])}</span>'
-            f'<span class="short">{escape(own["lang.short"])}</span>'
-        )
+        name = _long_short(own["lang.name"], own["lang.short"])
         current = ' aria-current="true"' if code == lang else ""
         full = escape(own["lang.name"])
         items.append(
@@ -72,8 +76,10 @@ def _lang_switch(lang: str) -> str:
     return f'<nav class="langs" aria-label="{label}">{"".join(items)}</nav>'
 
 
-def _settings(t: dict[str, str]) -> str:
-    """The display choices: a button and the small dialog it opens (settings.js)."""
+def _settings(t: dict[str, str], lang: str) -> str:
+    """The display choices: a button and the small dialog it opens
+    (settings.js). On phones the header has no room for the language
+    switch, and the dialog holds it."""
 
     def choice(kind: str, name: str, value: str, text: str) -> str:
         return f'<label><input type="{kind}" name="{name}"{value}> {escape(t[text])}</label>'
@@ -91,6 +97,7 @@ def _settings(t: dict[str, str]) -> str:
         f"<form><fieldset><legend>{escape(t['settings.theme'])}</legend>{themes}</fieldset>"
         f"{choice('checkbox', 'fourColour', '', 'settings.fourColour')}"
         f"{choice('checkbox', 'large', '', 'settings.large')}"
+        f'<div class="lang-choice"><p>{escape(t["nav.lang"])}</p>{_lang_switch(lang)}</div>'
         f'<button type="button" data-close>{escape(t["action.close"])}</button></form></div>'
     )
 
@@ -127,9 +134,10 @@ def _page(
         f"{_preloads(script)}"
         "</head><body>"
         '<header class="top">'
-        f'<a class="home" href="/">{escape(t["site.title"])}</a>'
-        f'<div class="tools"><a class="stats-link" href="{stats}">{escape(t["nav.stats"])}</a>'
-        f"{_lang_switch(lang)}{_settings(t)}</div></header>"
+        f'<a class="home" href="/">{_long_short(t["site.title"], t["site.short"])}</a>'
+        f'<div class="tools"><a class="stats-link" href="{stats}">'
+        f"{_long_short(t['nav.stats'], t['nav.stats.short'])}</a>"
+        f"{_lang_switch(lang)}{_settings(t, lang)}</div></header>"
         f"{body}"
         f'<script type="application/json" id="boot">{_script_json(boot)}</script>'
         "</body></html>"

@@ -419,18 +419,30 @@ def test_kongdang_hint_plays_a_long_run_by_its_steps(
     assert state["position"]["tableau"][1]["up"] == ["TD", "9S", "8H", "7C", "6D"]
 
 
+def switch_language(page: Any, device: str, lang: str) -> None:
+    """Pick a language where the player finds the switch: in the header on a
+    wide screen, in the Display dialog on a phone (the header has no room)."""
+    header = page.locator("header.top .tools > .langs")
+    if device == "phone":
+        assert not header.is_visible()
+        page.locator("#settings-button").click()
+        link = page.locator(f'#settings .langs a[data-lang="{lang}"]')
+    else:
+        assert not page.locator("#settings .langs").is_visible()
+        link = header.locator(f'a[data-lang="{lang}"]')
+    link.click()
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    wait_board(page)
+
+
 def test_language_switch(page: Any, server: Server, device: str) -> None:
     open_game(page, "/play/freecell?deal=1")
     undo = page.locator('#actions button[data-act="undo"]')
     assert undo.inner_text() == t("action.undo")
-    page.locator('.langs a[data-lang="en"]').click()
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
-    wait_board(page)
+    switch_language(page, device, "en")
     assert undo.inner_text() == t("action.undo", "en")
     assert page.title() == t("variant.freecell", "en")
-    page.locator('.langs a[data-lang="zh-Hans"]').click()
-    page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
-    wait_board(page)
+    switch_language(page, device, "zh-Hans")
     assert undo.inner_text() == t("action.undo", "zh-Hans")
     page.goto("/")
     assert page.locator("h1").inner_text() == t("site.title", "zh-Hans")

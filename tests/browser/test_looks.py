@@ -373,3 +373,41 @@ def test_home_page_invites_play(page: Any, server: Server, device: str) -> None:
     screenshot(page, f"looks-home-continue-{device}")
     first.click()
     page.wait_for_selector(f'#board[data-game="{game["id"]}"]')
+
+
+# Each page's width beyond the screen's, and the header's parts that end
+# past its right edge.
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll("header.top a, header.top button")) {
+    const box = el.getBoundingClientRect();
+    if (box.width && box.right > width + 0.5) out.push(el.textContent.trim());
+  }
+  return { extra: document.documentElement.scrollWidth - width, past: out };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans", "en"])
+def test_no_page_is_wider_than_a_phone(browser: Any, server: Server, lang: str) -> None:
+    # the narrowest phones in use are 320 CSS pixels wide; English labels are the longest
+    for width in (320, 390):
+        context = browser.new_context(
+            base_url=server.base,
+            viewport={"width": width, "height": 700},
+            has_touch=True,
+            is_mobile=True,
+        )
+        page = context.new_page()
+        for path in ("/", "/stats", "/rules/klondike-3", "/play/klondike-3", "/play/freecell"):
+            page.goto(f"{path}?lang={lang}")
+            if path.startswith("/play/"):
+                wait_board(page)
+            found = page.evaluate(OVERFLOW)
+            assert found == {"extra": 0, "past": []}, (width, path, found)
+        # the language switch is in the Display dialog there, whole names and all
+        page.locator("#settings-button").click()
+        links = page.locator("#settings .langs a")
+        assert [links.nth(i).inner_text() for i in range(3)] == ["繁體中文", "简体中文", "English"]
+        screenshot(page, f"phone-header-{lang}-{width}")
+        context.close()
