@@ -120,7 +120,15 @@ def read_board(page: Any) -> dict[str, Any]:
 
 
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).last.bounding_box()
+    # a redraw replaces every card: one that went between finding the card
+    # and measuring it is found again in the new board (redraws that are
+    # not needed are caught where they happen, see test_looks.py)
+    box = None
+    for _ in range(3):
+        box = page.locator(selector).last.bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(50)
     assert box is not None, selector
     # the upper part of a card: the part that shows when cards are fanned
     return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 12)
