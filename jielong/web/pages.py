@@ -76,10 +76,10 @@ def _lang_switch(lang: str) -> str:
     return f'<nav class="langs" aria-label="{label}">{"".join(items)}</nav>'
 
 
-def _settings(t: dict[str, str], lang: str) -> str:
+def _settings(t: dict[str, str], langs: str) -> str:
     """The display choices: a button and the small dialog it opens
     (settings.js). On phones the header has no room for the language
-    switch, and the dialog holds it."""
+    switch (``langs``), and the dialog holds it."""
 
     def choice(kind: str, name: str, value: str, text: str) -> str:
         return f'<label><input type="{kind}" name="{name}"{value}> {escape(t[text])}</label>'
@@ -97,7 +97,7 @@ def _settings(t: dict[str, str], lang: str) -> str:
         f"<form><fieldset><legend>{escape(t['settings.theme'])}</legend>{themes}</fieldset>"
         f"{choice('checkbox', 'fourColour', '', 'settings.fourColour')}"
         f"{choice('checkbox', 'large', '', 'settings.large')}"
-        f'<div class="lang-choice"><p>{escape(t["nav.lang"])}</p>{_lang_switch(lang)}</div>'
+        f'<div class="lang-choice"><p>{escape(t["nav.lang"])}</p>{langs}</div>'
         f'<button type="button" data-close>{escape(t["action.close"])}</button></form></div>'
     )
 
@@ -118,6 +118,7 @@ def _page(
     lang: str, title: str, body: str, script: str, boot: dict[str, object], stats: str = "/stats"
 ) -> str:
     t = catalogue(lang)
+    langs = _lang_switch(lang)
     return (
         "<!doctype html>\n"
         f'<html lang="{lang}"><head><meta charset="utf-8">'
@@ -137,7 +138,7 @@ def _page(
         f'<a class="home" href="/">{_long_short(t["site.title"], t["site.short"])}</a>'
         f'<div class="tools"><a class="stats-link" href="{stats}">'
         f"{_long_short(t['nav.stats'], t['nav.stats.short'])}</a>"
-        f"{_lang_switch(lang)}{_settings(t, lang)}</div></header>"
+        f"{langs}{_settings(t, langs)}</div></header>"
         f"{body}"
         f'<script type="application/json" id="boot">{_script_json(boot)}</script>'
         "</body></html>"

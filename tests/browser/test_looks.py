@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from board_driver import card_selector, open_game, source_card, tap, wait_board
-from conftest import Server, screenshot
+from conftest import PHONE, Server, screenshot
 from test_board import stuck_klondike
 
 from jielong.cards import DECK
@@ -392,12 +392,8 @@ OVERFLOW = """() => {
 def test_no_page_is_wider_than_a_phone(browser: Any, server: Server, lang: str) -> None:
     # the narrowest phones in use are 320 CSS pixels wide; English labels are the longest
     for width in (320, 390):
-        context = browser.new_context(
-            base_url=server.base,
-            viewport={"width": width, "height": 700},
-            has_touch=True,
-            is_mobile=True,
-        )
+        phone = dict(PHONE, viewport={"width": width, "height": 700})
+        context = browser.new_context(base_url=server.base, **phone)
         page = context.new_page()
         for path in ("/", "/stats", "/rules/klondike-3", "/play/klondike-3", "/play/freecell"):
             page.goto(f"{path}?lang={lang}")

@@ -16,7 +16,7 @@ let frame = 0;
 let animateNext = false;
 const lastHTML = {};
 // the board's size the last drawing was laid out for
-let drawnSize = "";
+let drawn = { width: 0, height: 0 };
 
 export function schedule(animate = false) {
   animateNext = animateNext || animate;
@@ -29,16 +29,12 @@ function put(name, html) {
   hosts[name].innerHTML = html;
 }
 
-function boardSize() {
-  return `${board.clientWidth}x${board.clientHeight}`;
-}
-
 // The board's box changed since it was last laid out (rotation, resizing,
 // bars that wrap): a redraw is due. A change the last drawing already took
 // in, such as bars that grew in the same frame, needs none: a second rebuild
 // would replace every card under a finger that is about to touch one.
 export function boardResized() {
-  return boardSize() !== drawnSize;
+  return board.clientWidth !== drawn.width || board.clientHeight !== drawn.height;
 }
 
 export function panelShown() {
@@ -64,8 +60,8 @@ function flush() {
   noteThird();
   put("hintbar", P.hintbarHTML(game, view));
   put("panel", P.panelHTML(game, view));
-  drawnSize = boardSize();
-  const layout = computeLayout(game, board.clientWidth, board.clientHeight, { large: largeCards() });
+  drawn = { width: board.clientWidth, height: board.clientHeight };
+  const layout = computeLayout(game, drawn.width, drawn.height, { large: largeCards() });
   draw(board, game, view, layout);
   // drawn ahead of the server's answer (tests wait for the answer's board)
   board.toggleAttribute("data-pending", game !== table.confirmed);
