@@ -62,4 +62,4 @@ bench: install-test
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/solve/_native_*
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/engine/solve/_native_*

@@ -10,7 +10,7 @@ machine does not inflate them.
 
 Also: hint latency from mid-game positions (random playouts), with Freecell
 Solver first and with the own solver alone; and, with ``--impossible``, the
-own solver's proof for each deal of ``jielong/data/unsolvable-freecell.txt``.
+own solver's proof for each deal of ``jielong/engine/data/unsolvable-freecell.txt``.
 
     python bench/freecell_solver.py                     # deals 1..1000
     python bench/freecell_solver.py --start 1 --end 32000 --hints 0
@@ -32,10 +32,10 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from jielong.catalogue import unsolvable_deals  # noqa: E402
-from jielong.rules.registry import rules_for  # noqa: E402
-from jielong.solve import fcsolve, hints  # noqa: E402
-from jielong.solve import freecell as own  # noqa: E402
+from jielong.engine.catalogue import unsolvable_deals  # noqa: E402
+from jielong.engine.rules.registry import rules_for  # noqa: E402
+from jielong.engine.solve import fcsolve, hints  # noqa: E402
+from jielong.engine.solve import freecell as own  # noqa: E402
 
 
 def _pct(values: list[float], q: float) -> float:

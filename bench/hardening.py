@@ -35,7 +35,7 @@ from typing import Any
 
 from server_load import Connection, client
 
-from jielong.rules.registry import rules_for
+from jielong.engine.rules.registry import rules_for
 from jielong.testing.processes import PostgresCluster, ServerProcess, postgres_bin
 
 # a kongdang deal whose hints keep a worker busy for the whole deadline

@@ -27,9 +27,9 @@ import time
 from collections import Counter
 from typing import Any
 
-from jielong.rules.klondike import Klondike, KlondikePosition
-from jielong.rules.registry import rules_for
-from jielong.solve import klondike as own
+from jielong.engine.rules.klondike import Klondike, KlondikePosition
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve import klondike as own
 
 
 def _pct(values: list[float], q: float) -> float:

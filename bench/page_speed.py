@@ -19,7 +19,7 @@ import sys
 import tempfile
 from typing import Any
 
-from jielong.rules.registry import rules_for
+from jielong.engine.rules.registry import rules_for
 from jielong.testing.browser import AppThread, chromium_installed, launch_chromium
 from jielong.web.app import Settings
 

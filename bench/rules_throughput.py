@@ -18,8 +18,8 @@ import sys
 import time
 from typing import Any
 
-from jielong.rules.registry import rules_for
-from jielong.rules.variants import VARIANTS, get_variant
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.variants import VARIANTS, get_variant
 
 
 def playouts(variant: str, seconds: float, max_steps: int, seed: int) -> tuple[int, int, float]:

@@ -23,10 +23,10 @@ from typing import Generic, Literal
 
 from typing_extensions import TypeVar
 
-from jielong.catalogue import check_deal_number
-from jielong.rules.core import Illegal, Move, Pile, Rules
-from jielong.rules.registry import Position, rules_for
-from jielong.rules.variants import Variant, get_variant
+from jielong.engine.catalogue import check_deal_number
+from jielong.engine.rules.core import Illegal, Move, Pile, Rules
+from jielong.engine.rules.registry import Position, rules_for
+from jielong.engine.rules.variants import Variant, get_variant
 
 P = TypeVar("P", default=Position)
 """The position type of a session; a session made from a variant's id
@@ -162,8 +162,8 @@ def common_frame(a: Frame[P], b: Frame[P]) -> Frame[P]:
 class Session(Generic[P]):
     """A game: variant, deal or custom start, undo steps, clock and win record.
 
-    Typed by its position (:class:`~jielong.rules.klondike.KlondikePosition`
-    or :class:`~jielong.rules.freecell.FreeCellPosition`); whatever differs
+    Typed by its position (:class:`~jielong.engine.rules.klondike.KlondikePosition`
+    or :class:`~jielong.engine.rules.freecell.FreeCellPosition`); whatever differs
     between the families, the session asks its :class:`Rules`.
 
     The methods that act (:meth:`move`, :meth:`draw`, :meth:`undo`,

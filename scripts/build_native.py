@@ -1,10 +1,10 @@
 """Compile the solvers with mypyc, for speed.
 
-Two groups of modules: the Klondike solver (``jielong/solve/klondike_*.py``,
+Two groups of modules: the Klondike solver (``jielong/engine/solve/klondike_*.py``,
 listed in ``klondike.PARTS``) and the own FreeCell solver
-(``jielong/solve/freecell_*.py``, listed in ``freecell.PARTS``).  They stay
+(``jielong/engine/solve/freecell_*.py``, listed in ``freecell.PARTS``).  They stay
 plain Python and are what is read, typed and tested.  This script compiles
-copies of each group together, as ``jielong.solve._native_*``, into C
+copies of each group together, as ``jielong.engine.solve._native_*``, into C
 extensions beside them; each copy carries the SHA-256 of the sources it came
 from, and the solver uses the compiled entry points only when that hash
 matches the sources' text, so an edited source never runs stale compiled
@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "jielong" / "solve"
+PACKAGE = ROOT / "jielong" / "engine" / "solve"
 GROUPS = {
     "klondike": (
         "klondike_state",
@@ -37,8 +37,8 @@ GROUPS = {
     ),
     "freecell": ("freecell_state", "freecell_line", "freecell_search"),
 }
-"""Each group's modules, as ``PARTS`` of ``jielong.solve.klondike`` and
-``jielong.solve.freecell`` (not imported: the build needs no package import)."""
+"""Each group's modules, as ``PARTS`` of ``jielong.engine.solve.klondike`` and
+``jielong.engine.solve.freecell`` (not imported: the build needs no package import)."""
 PREFIX = "_native_"
 
 
@@ -94,7 +94,9 @@ def build_group(group: str) -> None:
         text = (PACKAGE / f"{part}.py").read_text(encoding="utf-8")
         # the copies import each other, and each says which sources it was built from
         for family in GROUPS:
-            text = text.replace(f"jielong.solve.{family}_", f"jielong.solve.{PREFIX}{family}_")
+            text = text.replace(
+                f"jielong.engine.solve.{family}_", f"jielong.engine.solve.{PREFIX}{family}_"
+            )
         copy.write_text(text + f'\nSOURCE_SHA256 = "{sha}"\n', encoding="utf-8")
     try:
         with tempfile.TemporaryDirectory() as temp:
@@ -123,12 +125,12 @@ def build(group: str, temp: str) -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
-    files = [f"jielong/solve/{PREFIX}{p}.py" for p in GROUPS[group]]
+    files = [f"jielong/engine/solve/{PREFIX}{p}.py" for p in GROUPS[group]]
     setup(
         name=f"{PREFIX}{group}",
         # the shared library beside the modules, not at the top of the tree
         ext_modules=mypycify(
-            files, target_dir=temp, group_name=f"jielong.solve.{PREFIX}{group}_lib"
+            files, target_dir=temp, group_name=f"jielong.engine.solve.{PREFIX}{group}_lib"
         ),
         script_args=["-q", "build_ext", "--inplace", "--build-temp", temp, "--build-lib", temp],
     )

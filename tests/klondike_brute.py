@@ -7,10 +7,10 @@ from itertools import pairwise
 
 from hypothesis import strategies as st
 
-from jielong.cards import Card
-from jielong.rules.core import Move
-from jielong.rules.klondike import Klondike, KlondikePosition
-from jielong.rules.registry import rules_for
+from jielong.engine.cards import Card
+from jielong.engine.rules.core import Move
+from jielong.engine.rules.klondike import Klondike, KlondikePosition
+from jielong.engine.rules.registry import rules_for
 
 NO_LEGAL_MOVE = """
 Foundations: 8C QD QH 8S

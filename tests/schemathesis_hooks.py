@@ -13,8 +13,8 @@ from typing import Any
 import schemathesis
 from hypothesis import strategies as st
 
-from jielong.rules.compact import encode
-from jielong.rules.registry import rules_for
+from jielong.engine.rules.compact import encode
+from jielong.engine.rules.registry import rules_for
 
 
 def _after(variant: str, number: int, choices: list[int]) -> Any:

@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from jielong.rules.core import Move
+from jielong.engine.rules.core import Move
 
 
 def assert_wins(rules: Any, position: Any, moves: Sequence[Move]) -> None:

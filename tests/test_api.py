@@ -13,10 +13,10 @@ from api_checks import app_client, new_game
 from fastapi.testclient import TestClient
 from solver_checks import CARRY, CARRY_STEPS
 
-from jielong.catalogue import daily_deal, today_utc, unsolvable_deals
-from jielong.rules.core import Illegal
-from jielong.rules.registry import rules_for
-from jielong.rules.variants import VARIANTS
+from jielong.engine.catalogue import daily_deal, today_utc, unsolvable_deals
+from jielong.engine.rules.core import Illegal
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.variants import VARIANTS
 from jielong.web import app as app_module
 from jielong.web.app import Settings, create_app
 from jielong.web.i18n import LANGUAGES, catalogue, message, negotiate
@@ -518,7 +518,7 @@ def test_statistics_follow_the_player_cookie(tmp_path: Path) -> None:
 
 
 def test_a_won_numbered_deal_counts_in_the_statistics(tmp_path: Path) -> None:
-    from jielong.solve.api import solve
+    from jielong.engine.solve.api import solve
 
     rules = rules_for("freecell")
     result = solve("freecell", rules.deal(1), max_seconds=20)

@@ -13,7 +13,7 @@ from api_checks import app_client, new_game
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 
-from jielong.rules.variants import VARIANTS
+from jielong.engine.rules.variants import VARIANTS
 from jielong.web.answers import (
     AnalysisAnswer,
     DailyAnswer,

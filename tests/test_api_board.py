@@ -11,8 +11,8 @@ import pytest
 from api_checks import app_client, new_game
 from fastapi.testclient import TestClient
 
-from jielong.rules.registry import rules_for
-from jielong.solve.result import SolveResult
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve.result import SolveResult
 from jielong.web.api_board import analyse
 
 BOARDS = Path(__file__).parent / "fixtures" / "boards"
@@ -159,7 +159,7 @@ def test_the_verdict_joins_both_solvers(
     length: int,
     solver: str | None,
 ) -> None:
-    from jielong.solve import api, fcsolve
+    from jielong.engine.solve import api, fcsolve
 
     given = {name: _result(s, n, name) for s, n, name in answers}
     monkeypatch.setattr(fcsolve, "available", lambda: True)

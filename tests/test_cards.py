@@ -8,11 +8,11 @@ from types import ModuleType
 
 import pytest
 
-import jielong.cards
-import jielong.catalogue
-import jielong.notation
-import jielong.shuffles
-from jielong.cards import (
+import jielong.engine.cards
+import jielong.engine.catalogue
+import jielong.engine.notation
+import jielong.engine.shuffles
+from jielong.engine.cards import (
     DECK,
     Card,
     CardParseError,
@@ -107,7 +107,13 @@ def test_card_lists() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", [jielong.cards, jielong.shuffles, jielong.catalogue, jielong.notation]
+    "module",
+    [
+        jielong.engine.cards,
+        jielong.engine.shuffles,
+        jielong.engine.catalogue,
+        jielong.engine.notation,
+    ],
 )
 def test_doctests(module: ModuleType) -> None:
     result = doctest.testmod(module)

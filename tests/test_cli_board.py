@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from jielong.cli import main
-from jielong.rules.registry import rules_for
+from jielong.engine.rules.registry import rules_for
 
 BOARDS = Path(__file__).parent / "fixtures" / "boards"
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from jielong.cards import Card
 from jielong.cli import main, play_loop
-from jielong.rules.registry import rules_for
-from jielong.shuffles import freecell_deal, klondike_deal
+from jielong.engine.cards import Card
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.shuffles import freecell_deal, klondike_deal
 
 MSFC = shutil.which("make-microsoft-freecell-board")
 FC_SOLVE = shutil.which("fc-solve")

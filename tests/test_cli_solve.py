@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from jielong.cli import main
-from jielong.notation import parse_move
-from jielong.rules.registry import rules_for
-from jielong.rules.variants import get_variant
-from jielong.solve import fcsolve
+from jielong.engine.notation import parse_move
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.variants import get_variant
+from jielong.engine.solve import fcsolve
 
 
 def solve_json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:

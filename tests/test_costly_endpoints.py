@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from jielong.catalogue import today_utc
+from jielong.engine.catalogue import today_utc
 from jielong.web.app import Settings, create_app
 from jielong.web.costly import CostlyRefused, CostlyWork
 

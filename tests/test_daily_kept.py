@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from jielong import catalogue
+from jielong.engine import catalogue
 from jielong.web import daily as daily_module
 from jielong.web.app import Settings, create_app
 

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from jielong.cards import Card
-from jielong.catalogue import (
+from jielong.engine.cards import Card
+from jielong.engine.catalogue import (
     CATALOGUE_SIZE,
     DAILY_KLONDIKE_NODES,
     DealId,
@@ -21,8 +21,8 @@ from jielong.catalogue import (
     klondike_winnable,
     unsolvable_deals,
 )
-from jielong.rules.klondike import Klondike
-from jielong.shuffles import MAX_FREECELL_DEAL, DealError, freecell_deal, klondike_deal
+from jielong.engine.rules.klondike import Klondike
+from jielong.engine.shuffles import MAX_FREECELL_DEAL, DealError, freecell_deal, klondike_deal
 
 pysol_cards = pytest.importorskip("pysol_cards")
 from pysol_cards.cards import CardRenderer  # noqa: E402
@@ -192,8 +192,8 @@ def test_daily_deal_is_stable_and_skips_unsolvable() -> None:
 
 @pytest.mark.parametrize("variant", ["klondike-3", "klondike-1"])
 def test_klondike_daily_deal_is_won_by_the_solver(variant: str) -> None:
-    from jielong.rules.registry import rules_for
-    from jielong.solve import klondike as solver
+    from jielong.engine.rules.registry import rules_for
+    from jielong.engine.solve import klondike as solver
 
     rules = rules_for(variant)
     assert isinstance(rules, Klondike)

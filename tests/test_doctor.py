@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from jielong import cli, doctor, optional
-from jielong.solve import fcsolve
+from jielong import cli, optional
+from jielong.cli import doctor
+from jielong.engine.solve import fcsolve
 
 
 def hide_modules(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:

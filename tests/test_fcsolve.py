@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from solver_checks import assert_wins, playout
 
-from jielong.rules.registry import rules_for
-from jielong.solve import api, fcsolve
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve import api, fcsolve
 
 pytestmark = pytest.mark.skipif(not fcsolve.available(), reason="Freecell Solver not installed")
 

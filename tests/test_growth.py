@@ -12,7 +12,7 @@ from api_checks import new_game
 from fastapi.testclient import TestClient
 
 from jielong.store import Store
-from jielong.store_tables import game_steps, games
+from jielong.store.tables import game_steps, games
 from jielong.web.app import Settings, create_app
 from jielong.web.growth import CreationLimit, expire_games
 

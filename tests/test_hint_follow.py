@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jielong.cards import Card
-from jielong.catalogue import is_unsolvable
-from jielong.rules.registry import rules_for
+from jielong.engine.cards import Card
+from jielong.engine.catalogue import is_unsolvable
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve import fcsolve, freecell, hints
+from jielong.engine.solve import klondike_sample as sample
+from jielong.engine.solve.klondike_state import from_position
+from jielong.engine.solve.result import Hint
 from jielong.session import Session
-from jielong.solve import fcsolve, freecell, hints
-from jielong.solve import klondike_sample as sample
-from jielong.solve.klondike_state import from_position
-from jielong.solve.result import Hint
 from jielong.testing.follower import follow, local_hint
 
 
@@ -134,8 +134,8 @@ def test_sampled_deals_agree_with_what_the_player_sees() -> None:
 
 
 def _fc(columns: list[str], foundations: str) -> Any:
-    from jielong.cards import parse_cards
-    from jielong.rules.freecell import FreeCellPosition
+    from jielong.engine.cards import parse_cards
+    from jielong.engine.rules.freecell import FreeCellPosition
 
     tops = tuple(Card.parse(c) if c != "-" else None for c in foundations.split())
     cols = tuple(parse_cards(c) for c in columns) + ((),) * (8 - len(columns))

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from jielong.rules.registry import rules_for
+from jielong.engine.rules.registry import rules_for
 from jielong.testing.processes import ServerProcess
 from jielong.web.hintpool import HintBusy, HintCancelled, HintPool
 

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from solver_checks import CARRY, CARRY_STEPS, assert_wins, playout
 
-from jielong.rules.core import Move, tableau
-from jielong.rules.registry import rules_for
-from jielong.solve import fcsolve, freecell, hints
-from jielong.solve.result import SolveResult
+from jielong.engine.rules.core import Move, tableau
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve import fcsolve, freecell, hints
+from jielong.engine.solve.result import SolveResult
 
 
 @pytest.mark.parametrize("variant", ["freecell", "kongdang"])
@@ -92,7 +92,7 @@ def test_arguments_and_answer_pickle() -> None:
 
 
 def test_klondike_hints_come_from_the_klondike_search() -> None:
-    klondike = pytest.importorskip("jielong.solve.klondike")
+    klondike = pytest.importorskip("jielong.engine.solve.klondike")
     assert hasattr(klondike, "hint")
     rules = rules_for("klondike-3")
     position = rules.deal(5)

@@ -25,12 +25,12 @@ from klondike_brute import (
 )
 from solver_checks import playout
 
-from jielong.cards import DECK, Card
-from jielong.rules.core import STOCK, Move, Pile
-from jielong.rules.klondike import Klondike, KlondikePosition
-from jielong.solve import klondike as K
-from jielong.solve.klondike_hint import PROOF_CARDS, first_pass_turn, lost_every_way
-from jielong.solve.klondike_sample import (
+from jielong.engine.cards import DECK, Card
+from jielong.engine.rules.core import STOCK, Move, Pile
+from jielong.engine.rules.klondike import Klondike, KlondikePosition
+from jielong.engine.solve import klondike as K
+from jielong.engine.solve.klondike_hint import PROOF_CARDS, first_pass_turn, lost_every_way
+from jielong.engine.solve.klondike_sample import (
     NODES,
     SEGMENT_HORIZON,
     SEGMENTS,
@@ -52,9 +52,9 @@ from jielong.solve.klondike_sample import (
     visible_state,
     weigh,
 )
-from jielong.solve.klondike_search import Budget, best_first
-from jielong.solve.klondike_state import apply, from_position, replay_actions
-from jielong.solve.result import Hint
+from jielong.engine.solve.klondike_search import Budget, best_first
+from jielong.engine.solve.klondike_state import apply, from_position, replay_actions
+from jielong.engine.solve.result import Hint
 
 
 def heights(pos: KlondikePosition) -> list[int]:
@@ -357,8 +357,8 @@ def test_a_game_lost_every_way_the_unseen_cards_lie_is_proven_lost(
         # a deal that can be won is never given up for lost
         assert not lost_every_way(visible_state(pos)[0], 3)
     # and with every deal of the unseen cards lost, the hint says so
-    import jielong.solve.klondike_hint as H
-    import jielong.solve.klondike_sample as S
+    import jielong.engine.solve.klondike_hint as H
+    import jielong.engine.solve.klondike_sample as S
 
     monkeypatch.setattr(H, "hopeless", lambda st, draw: True)
     monkeypatch.setattr(S, "hopeless", lambda st, draw: True)

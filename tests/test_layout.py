@@ -9,6 +9,7 @@ floors below it; within a floor the graph must still be free of circles.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,22 +19,24 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "jielong"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    # cards and the shuffles: no rules, no solvers
-    ("jielong", "jielong.cards", "jielong.shuffles", "jielong.data", "jielong.optional"),
+    # the package itself and its extras
+    ("jielong", "jielong.optional"),
+    # the engine, which runs in the browser too: cards and the shuffles first
+    ("jielong.engine", "jielong.engine.cards", "jielong.engine.shuffles", "jielong.engine.data"),
     # the rules of the game families, the variants and their registry
-    ("jielong.rules", "jielong.notation", "jielong.textboard"),
+    ("jielong.engine.rules", "jielong.engine.notation", "jielong.engine.textboard"),
     # the solvers and hints
-    ("jielong.solve",),
+    ("jielong.engine.solve",),
     # the deal catalogue: deal ids, unsolvable lists, daily and winnable deals
-    ("jielong.catalogue",),
+    ("jielong.engine.catalogue",),
     # a game being played
     ("jielong.session",),
     # persistence
-    ("jielong.store", "jielong.store_tables", "jielong.store_upgrade", "jielong.dbapi"),
+    ("jielong.store",),
     # the site
     ("jielong.web",),
     # the command line and the helpers of tests and benchmarks
-    ("jielong.cli", "jielong.cli_serve", "jielong.cli_solve", "jielong.doctor", "jielong.testing"),
+    ("jielong.cli", "jielong.testing"),
 )
 
 
@@ -139,9 +142,10 @@ def import_edges() -> list[Edge]:
             if target is None or target == module:
                 continue
             edges.append(Edge(module, target, line, inner))
-            # importing a.b.c runs the packages a and a.b first
+            # importing a.b.c runs the packages a and a.b first (but a module
+            # inside a package has run that package's __init__ already)
             parent = target.rpartition(".")[0]
-            while parent and parent != module:
+            while parent and parent != module and not module.startswith(parent + "."):
                 edges.append(Edge(module, parent, line, inner))
                 parent = parent.rpartition(".")[0]
     return edges
@@ -184,9 +188,81 @@ def test_every_module_is_on_a_floor() -> None:
 def test_the_graph_is_read() -> None:
     # the check below means something only if it sees the imports
     edges = {(e.source, e.target) for e in import_edges()}
-    assert ("jielong.rules.freecell", "jielong.shuffles") in edges
-    assert ("jielong.session", "jielong.rules.core") in edges
+    assert ("jielong.engine.rules.freecell", "jielong.engine.shuffles") in edges
+    assert ("jielong.session", "jielong.engine.rules.core") in edges
     assert ("jielong.web.app", "jielong.store") in edges
+
+
+ENGINE_OPTIONAL = {"jielong.engine.solve.fcsolve": {"freecell_solver", "typing_extensions"}}
+"""What the engine may import beyond the standard library and itself: only
+Freecell Solver's adapter, the binding inside the function that uses it and
+its types for the type checker alone."""
+
+
+class _TopLevel(ast.NodeVisitor):
+    """The imports that run when a module is imported: not those inside a
+    function or under ``if TYPE_CHECKING``."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, int]] = []
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        return
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_If(self, node: ast.If) -> None:
+        if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for inner in node.orelse:
+                self.visit(inner)
+            return
+        self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        self.found += [(alias.name, node.lineno) for alias in node.names]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if not node.level:
+            self.found.append((node.module or "", node.lineno))
+
+
+def _all_imports(tree: ast.AST) -> list[tuple[str, int]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found.append((node.module or "", node.lineno))
+    return found
+
+
+def test_the_engine_imports_the_standard_library_and_itself_only() -> None:
+    # the browser's Pyodide has the standard library and the engine, nothing more
+    foreign = []
+    engine = PACKAGE / "engine"
+    for path in sorted(engine.rglob("*.py")):
+        module = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        at_import = _TopLevel()
+        at_import.visit(tree)
+        allowed = ENGINE_OPTIONAL.get(module, set())
+        for name, line in _all_imports(tree):
+            top = name.split(".")[0]
+            if name == "jielong.engine" or name.startswith("jielong.engine."):
+                continue
+            if top in sys.stdlib_module_names or top == "__future__":
+                continue
+            if top in allowed and (name, line) not in at_import.found:
+                continue
+            foreign.append(f"{module}:{line} imports {name}")
+    assert foreign == []
+
+
+def test_the_engine_check_sees_a_foreign_import() -> None:
+    tree = ast.parse("import orjson\nif TYPE_CHECKING:\n    import typing_extensions\n")
+    at_import = _TopLevel()
+    at_import.visit(tree)
+    assert at_import.found == [("orjson", 1)]
 
 
 def test_no_import_runs_up_a_floor() -> None:
@@ -221,13 +297,13 @@ def test_no_inner_import_dodges_a_circle() -> None:
     ("source", "expected"),
     [
         ("import jielong.session\n", "jielong.session"),
-        ("from jielong.solve import api\n", "jielong.solve.api"),
-        ("from . import core\n", "jielong.rules.core"),
+        ("from jielong.engine.solve import api\n", "jielong.engine.solve.api"),
+        ("from . import core\n", "jielong.engine.rules.core"),
         ("def f():\n    import_module('jielong.store')\n", "jielong.store"),
     ],
 )
 def test_imports_are_recognised(source: str, expected: str) -> None:
-    visitor = _Imports("jielong.rules.freecell", False)
+    visitor = _Imports("jielong.engine.rules.freecell", False)
     visitor.visit(ast.parse(source))
     names = [_resolve(name, _modules()) for name, _, _ in visitor.found]
     assert names == [expected]

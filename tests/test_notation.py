@@ -9,11 +9,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jielong.cards import DECK, Card
-from jielong.notation import format_move, parse_move, solution_to_json
-from jielong.rules.core import STOCK, WASTE, InvalidMoveError, Move, cell, foundation, tableau
-from jielong.rules.registry import rules_for
-from jielong.rules.variants import VARIANTS, get_variant
+from jielong.engine.cards import DECK, Card
+from jielong.engine.notation import format_move, parse_move, solution_to_json
+from jielong.engine.rules.core import (
+    STOCK,
+    WASTE,
+    InvalidMoveError,
+    Move,
+    cell,
+    foundation,
+    tableau,
+)
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.variants import VARIANTS, get_variant
 
 
 @pytest.mark.parametrize(

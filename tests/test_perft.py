@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jielong.cards import Card
-from jielong.rules.core import STOCK, WASTE, Move, Pile
-from jielong.rules.freecell import FreeCellPosition
-from jielong.rules.klondike import KlondikePosition
-from jielong.rules.registry import rules_for
-from jielong.rules.variants import VARIANTS, get_variant
+from jielong.engine.cards import Card
+from jielong.engine.rules.core import STOCK, WASTE, Move, Pile
+from jielong.engine.rules.freecell import FreeCellPosition
+from jielong.engine.rules.klondike import KlondikePosition
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.variants import VARIANTS, get_variant
 
 PERFT = Path(__file__).parent / "fixtures" / "perft"
 COUNT_LINE = re.compile(r"^#\s*count\s+([a-z0-9-]+)\s*:\s*(\d+)\s*$")

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jielong.cards import Card
-from jielong.rules.core import PositionParseError, Rules
-from jielong.rules.registry import rules_for
-from jielong.rules.variants import VARIANTS
-from jielong.textboard import position_text
+from jielong.engine.cards import Card
+from jielong.engine.rules.core import PositionParseError, Rules
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.variants import VARIANTS
+from jielong.engine.textboard import position_text
 
 BOARDS = Path(__file__).parent / "fixtures" / "boards"
 FREECELLS = ("freecell", "kongdang")

@@ -9,12 +9,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jielong.cards import Card
-from jielong.rules.core import STOCK, WASTE, Move, Pile, Rules
-from jielong.rules.freecell import FreeCellPosition
-from jielong.rules.klondike import KlondikePosition
-from jielong.rules.registry import rules_for
-from jielong.rules.variants import VARIANTS, get_variant
+from jielong.engine.cards import Card
+from jielong.engine.rules.core import STOCK, WASTE, Move, Pile, Rules
+from jielong.engine.rules.freecell import FreeCellPosition
+from jielong.engine.rules.klondike import KlondikePosition
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.variants import VARIANTS, get_variant
 
 VARIANT_IDS = sorted(VARIANTS)
 

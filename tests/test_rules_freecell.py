@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from jielong.cards import DECK, Card, Suit, parse_cards
-from jielong.rules.core import (
+from jielong.engine.cards import DECK, Card, Suit, parse_cards
+from jielong.engine.rules.core import (
     STOCK,
     WASTE,
     Illegal,
@@ -21,9 +21,9 @@ from jielong.rules.core import (
     play_checked,
     tableau,
 )
-from jielong.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
-from jielong.rules.registry import rules_for
-from jielong.rules.variants import get_variant
+from jielong.engine.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.variants import get_variant
 
 VARIANT_IDS = ("freecell", "kongdang")
 

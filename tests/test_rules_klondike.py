@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from jielong.cards import DECK, Card, parse_cards
-from jielong.rules.core import (
+from jielong.engine.cards import DECK, Card, parse_cards
+from jielong.engine.rules.core import (
     STOCK,
     WASTE,
     Illegal,
@@ -20,8 +20,8 @@ from jielong.rules.core import (
     play_checked,
     tableau,
 )
-from jielong.rules.klondike import Klondike, KlondikePosition
-from jielong.rules.registry import rules_for
+from jielong.engine.rules.klondike import Klondike, KlondikePosition
+from jielong.engine.rules.registry import rules_for
 
 FIXTURES = Path(__file__).parent / "fixtures" / "klondike"
 
@@ -110,7 +110,7 @@ def test_seed_003_practice_layout() -> None:
 
 
 def test_seed_003_moves_in_notation() -> None:
-    from jielong.notation import parse_move
+    from jielong.engine.notation import parse_move
 
     r = rules(1)
     pos = r.from_text((FIXTURES / "seed003-start.txt").read_text(encoding="utf-8"))
@@ -457,7 +457,7 @@ def _klondike_solver_moves(number: int, draw: int) -> list[str]:
     loaded from the same text ``jielong deal --format pysol`` prints."""
     from pyksolve.solver import Solitaire
 
-    from jielong.textboard import position_text
+    from jielong.engine.textboard import position_text
 
     r = rules_for(f"klondike-{draw}")
     text = position_text(r, r.deal(number), "pysol").strip()

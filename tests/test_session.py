@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jielong.rules.core import Illegal, Move, Pile
+from jielong.engine.rules.core import Illegal, Move, Pile
 from jielong.session import ActionError, IllegalAction, Session, Step
 from jielong.web.gamestate import state_json
 

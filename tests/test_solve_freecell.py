@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from solver_checks import assert_wins, playout
 
-from jielong.rules.core import Move, cell, tableau
-from jielong.rules.registry import rules_for
-from jielong.solve import api
-from jielong.solve import freecell as own
+from jielong.engine.rules.core import Move, cell, tableau
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve import api
+from jielong.engine.solve import freecell as own
 
 VARIANTS = ("freecell", "kongdang")
 

@@ -8,11 +8,11 @@ import importlib
 
 import pytest
 
-from jielong.rules.registry import rules_for
-from jielong.solve import freecell as own
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve import freecell as own
 
 try:
-    native = {p: importlib.import_module(f"jielong.solve._native_{p}") for p in own.PARTS}
+    native = {p: importlib.import_module(f"jielong.engine.solve._native_{p}") for p in own.PARTS}
 except ImportError:
     native = None
 

@@ -9,15 +9,15 @@ from hypothesis import strategies as st
 from klondike_brute import NO_LEGAL_MOVE, brute_force_winnable, rules, shape, small_positions
 from solver_checks import playout
 
-from jielong.cards import Card
-from jielong.rules.core import STOCK, Move
-from jielong.rules.klondike import Klondike, KlondikePosition
-from jielong.solve import klondike as K
-from jielong.solve import klondike_relax as KR
-from jielong.solve import klondike_search as KX
-from jielong.solve import klondike_state as KS
-from jielong.solve.api import solve as api_solve
-from jielong.solve.result import SolveResult
+from jielong.engine.cards import Card
+from jielong.engine.rules.core import STOCK, Move
+from jielong.engine.rules.klondike import Klondike, KlondikePosition
+from jielong.engine.solve import klondike as K
+from jielong.engine.solve import klondike_relax as KR
+from jielong.engine.solve import klondike_search as KX
+from jielong.engine.solve import klondike_state as KS
+from jielong.engine.solve.api import solve as api_solve
+from jielong.engine.solve.result import SolveResult
 
 
 def replay_to_win(r: Klondike, pos: KlondikePosition, moves: tuple[Move, ...]) -> bool:

@@ -16,10 +16,10 @@ import pytest
 from klondike_brute import rules
 from solver_checks import playout
 
-from jielong.solve import klondike as K
+from jielong.engine.solve import klondike as K
 
 try:
-    native = {p: importlib.import_module(f"jielong.solve._native_{p}") for p in K.PARTS}
+    native = {p: importlib.import_module(f"jielong.engine.solve._native_{p}") for p in K.PARTS}
 except ImportError:
     native = None
 
@@ -88,10 +88,10 @@ def test_an_edited_source_does_not_use_a_stale_compiled_copy(tmp_path: Path) -> 
     """In a copy of the package the compiled module is used; once the
     solver's text differs from the one it was built from, the plain
     functions are."""
-    package = Path(K.__file__).parent.parent
+    package = Path(K.__file__).parent.parent.parent
     shutil.copytree(package, tmp_path / "jielong", ignore=shutil.ignore_patterns("__pycache__"))
     code = (
-        "from jielong.solve import klondike as K; "
+        "from jielong.engine.solve import klondike as K; "
         f"assert K.__file__.startswith({str(tmp_path)!r}), K.__file__; "
         "print(all(getattr(K, n) is f for n, f in K.PLAIN.items()))"
     )
@@ -103,6 +103,6 @@ def test_an_edited_source_does_not_use_a_stale_compiled_copy(tmp_path: Path) -> 
         return out.stdout.strip()
 
     assert plain_in_copy() == "False"
-    solver = tmp_path / "jielong" / "solve" / "klondike_relax.py"
+    solver = tmp_path / "jielong" / "engine" / "solve" / "klondike_relax.py"
     solver.write_text(solver.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert plain_in_copy() == "True"

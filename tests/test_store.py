@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 import pytest
 import sqlalchemy as sa
 
-from jielong.rules.core import Move, Pile
+from jielong.engine.rules.core import Move, Pile
 from jielong.session import Session, Step
 from jielong.store import StaleVersion, Store, new_game_id, normalise_url
-from jielong.store_tables import game_steps, games, player_stats
+from jielong.store.tables import game_steps, games, player_stats
 
 T = TypeVar("T")
 

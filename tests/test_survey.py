@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from jielong.cli import main
-from jielong.rules.registry import rules_for
-from jielong.solve import fcsolve, klondike
-from jielong.solve.survey import Budget, SurveyError, read_results, solve_deal, survey
+from jielong.cli.survey import Budget, SurveyError, read_results, solve_deal, survey
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve import fcsolve, klondike
 
 
 def _lines(path: Path) -> list[str]:

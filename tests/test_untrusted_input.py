@@ -11,11 +11,11 @@ import pytest
 from api_checks import app_client, new_game
 from fastapi.testclient import TestClient
 
-from jielong.catalogue import DealId
-from jielong.notation import parse_move
-from jielong.rules.core import InvalidMoveError, Pile
-from jielong.rules.registry import rules_for
-from jielong.shuffles import DealError
+from jielong.engine.catalogue import DealId
+from jielong.engine.notation import parse_move
+from jielong.engine.rules.core import InvalidMoveError, Pile
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.shuffles import DealError
 
 # other scripts' digits that str.isdigit() and int() accept
 FOREIGN_DIGITS = ["²", "٣", "３", "१", "𝟑"]

@@ -15,12 +15,12 @@ from api_checks import app_client, new_game
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from jielong.catalogue import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_deals
-from jielong.rules.klondike import Klondike
-from jielong.rules.registry import rules_for
-from jielong.solve.klondike import find_win
+from jielong.engine.catalogue import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_deals
+from jielong.engine.rules.klondike import Klondike
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve.klondike import find_win
 from jielong.store import Store
-from jielong.store_tables import games
+from jielong.store.tables import games
 from jielong.web.app import Settings, create_app
 from jielong.web.i18n import LANGUAGES, message
 from jielong.web.winnable import KLONDIKE_VARIANTS, WinnableDeals, WinnablePool

@@ -3,7 +3,7 @@ again: what the hint-following tests and the benchmark measure.
 
 It plays through :class:`~jielong.session.Session` as the site does (a run
 played by its steps when the hint gives them) and passes the game's
-positions and its last hint to :func:`~jielong.solve.hints.compute_hint`,
+positions and its last hint to :func:`~jielong.engine.solve.hints.compute_hint`,
 as the server's hint pool does.
 """
 
@@ -14,11 +14,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jielong.catalogue import is_unsolvable
-from jielong.rules.registry import Position
+from jielong.engine.catalogue import is_unsolvable
+from jielong.engine.rules.registry import Position
+from jielong.engine.solve.hints import circle_key, compute_hint
+from jielong.engine.solve.result import Hint
 from jielong.session import Session
-from jielong.solve.hints import circle_key, compute_hint
-from jielong.solve.result import Hint
 
 HintFn = Callable[[Session, tuple[Position, Hint] | None], Hint]
 

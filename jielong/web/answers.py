@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from jielong.solve.result import HintKind, Status
+from jielong.engine.solve.result import HintKind, Status
 
 
 class _Answer(BaseModel):

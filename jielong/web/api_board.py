@@ -6,13 +6,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from jielong.rules.compact import encode
-from jielong.rules.registry import Position, rules_for
-from jielong.rules.variants import get_variant
-from jielong.solve import api, fcsolve
-from jielong.solve.api import thoughtful
-from jielong.solve.result import SolveResult
-from jielong.textboard import position_text
+from jielong.engine.rules.compact import encode
+from jielong.engine.rules.registry import Position, rules_for
+from jielong.engine.rules.variants import get_variant
+from jielong.engine.solve import api, fcsolve
+from jielong.engine.solve.api import thoughtful
+from jielong.engine.solve.result import SolveResult
+from jielong.engine.textboard import position_text
 from jielong.web.answers import AnalysisAnswer, PositionAnswer, answer
 from jielong.web.errors import pool_refusals
 from jielong.web.gamestate import load_game, store_of

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
-from jielong.rules.variants import VARIANTS
+from jielong.engine.catalogue import CATALOGUE_SIZE, is_unsolvable
+from jielong.engine.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web.answers import DailyAnswer, DealsAnswer, StatsAnswer, VariantsAnswer, answer
 from jielong.web.costly import daily_deal_for

@@ -8,13 +8,13 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.concurrency import run_in_threadpool
 
-from jielong.catalogue import (
+from jielong.engine.catalogue import (
     DealId,
     is_unsolvable,
     random_deal,
 )
-from jielong.rules.core import InvalidMoveError, Move, Pile, PositionParseError
-from jielong.rules.variants import VARIANTS, get_variant
+from jielong.engine.rules.core import InvalidMoveError, Move, Pile, PositionParseError
+from jielong.engine.rules.variants import VARIANTS, get_variant
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.answers import HintAnswer, answer

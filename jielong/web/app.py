@@ -22,8 +22,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from jielong.catalogue import today_utc
-from jielong.rules.variants import VARIANTS
+from jielong.engine.catalogue import today_utc
+from jielong.engine.rules.variants import VARIANTS
 from jielong.store import Store
 from jielong.web import (
     api_board,

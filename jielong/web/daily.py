@@ -1,6 +1,6 @@
 """The daily deal of each variant and date, fixed once it has been served.
 
-:func:`jielong.catalogue.daily_deal` chooses a Klondike daily deal with the
+:func:`jielong.engine.catalogue.daily_deal` chooses a Klondike daily deal with the
 solver (the first deal from the date's number that its win search wins), so
 a change to that search can change the choice for some dates.  A server
 therefore keeps the deal it serves for a date near today (from yesterday to
@@ -18,7 +18,7 @@ from collections import OrderedDict
 
 from sqlalchemy.engine import Engine
 
-from jielong.catalogue import daily_deal, today_utc
+from jielong.engine.catalogue import daily_deal, today_utc
 from jielong.store import keep_daily_deal, kept_daily_deal
 
 KEPT_DAYS = 1

@@ -22,9 +22,9 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from jielong.catalogue import check_deal_number, deal_limit, today_utc
-from jielong.rules.variants import VARIANTS, get_variant
-from jielong.shuffles import DealError
+from jielong.engine.catalogue import check_deal_number, deal_limit, today_utc
+from jielong.engine.rules.variants import VARIANTS, get_variant
+from jielong.engine.shuffles import DealError
 from jielong.web.hintgate import HintRefused
 from jielong.web.hintpool import HintBusy, HintUnavailable
 from jielong.web.i18n import message, negotiate

@@ -11,10 +11,10 @@ import re
 
 from fastapi import Request
 
-from jielong.cards import DECK
-from jielong.catalogue import CATALOGUE_SIZE, is_unsolvable
-from jielong.rules.freecell import FreeCellPosition
-from jielong.rules.klondike import KlondikePosition
+from jielong.engine.cards import DECK
+from jielong.engine.catalogue import CATALOGUE_SIZE, is_unsolvable
+from jielong.engine.rules.freecell import FreeCellPosition
+from jielong.engine.rules.klondike import KlondikePosition
 from jielong.session import Session
 from jielong.store import GameRecord, Store
 from jielong.web.errors import ApiError

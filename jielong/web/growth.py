@@ -19,7 +19,7 @@ import math
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from jielong.store_tables import game_steps, games
+from jielong.store.tables import game_steps, games
 from jielong.web.limits import TokenBuckets
 
 PLAYER_BURST, PLAYER_PER_SECOND = 60, 1.0

@@ -26,10 +26,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TypeVar, TypeVarTuple
 
-from jielong.rules.core import Move
-from jielong.rules.registry import Position
-from jielong.solve.hints import compute_hint
-from jielong.solve.result import Hint
+from jielong.engine.rules.core import Move
+from jielong.engine.rules.registry import Position
+from jielong.engine.solve.hints import compute_hint
+from jielong.engine.solve.result import Hint
 from jielong.web.lifeline import die_with_parent
 
 T = TypeVar("T")

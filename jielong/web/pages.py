@@ -16,8 +16,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from jielong.catalogue import CATALOGUE_SIZE, today_utc
-from jielong.rules.variants import VARIANTS, Variant
+from jielong.engine.catalogue import CATALOGUE_SIZE, today_utc
+from jielong.engine.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
 from jielong.web.daily import DailyDeals
 from jielong.web.homeview import MINI_DEFS, continue_banner, daily_state, mini_table

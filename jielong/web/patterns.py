@@ -14,10 +14,10 @@ import datetime as dt
 import re
 from functools import cache
 
-from jielong.catalogue import deal_limit
+from jielong.engine.catalogue import deal_limit
 
 PILE_PATTERN = r"^(?:stock|waste|(?:foundation|tableau|cell):[0-9]{1,2})$"
-"""What :meth:`jielong.rules.core.Pile.parse` reads."""
+"""What :meth:`jielong.engine.rules.core.Pile.parse` reads."""
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
 

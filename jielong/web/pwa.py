@@ -19,7 +19,7 @@ from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request, Response
 
-from jielong.rules.variants import VARIANTS
+from jielong.engine.rules.variants import VARIANTS
 from jielong.web.i18n import catalogue, negotiate
 
 STATIC_DIR = Path(__file__).with_name("static")

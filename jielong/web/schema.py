@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal, get_args
 from fastapi import FastAPI, Path
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
 
-from jielong.catalogue import deal_limit, today_utc
-from jielong.rules.variants import VARIANTS
+from jielong.engine.catalogue import deal_limit, today_utc
+from jielong.engine.rules.variants import VARIANTS
 from jielong.session import MAX_RUN_STEPS
 from jielong.web.errors import daily_range
 from jielong.web.patterns import (

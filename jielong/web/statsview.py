@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Literal, TypedDict
 
-from jielong.rules.variants import VARIANTS
+from jielong.engine.rules.variants import VARIANTS
 from jielong.store import Store
 
 RECENT = 20

@@ -1,6 +1,6 @@
 """Winnable Klondike deals for the "winnable deals only" option.
 
-A deal qualifies when :func:`jielong.catalogue.klondike_winnable` accepts it: the
+A deal qualifies when :func:`jielong.engine.catalogue.klondike_winnable` accepts it: the
 solver's deterministic win search wins it with every card known.  A refused
 deal can cost about a second of CPU, so :class:`WinnablePool` keeps a few
 checked deal numbers per Klondike variant, found by one background thread
@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 from sqlalchemy.engine import Engine
 
-from jielong.catalogue import klondike_winnable, random_deal
-from jielong.rules.variants import VARIANTS
+from jielong.engine.catalogue import klondike_winnable, random_deal
+from jielong.engine.rules.variants import VARIANTS
 from jielong.store import record_winnable_deal, winnable_deal_known
 
 log = logging.getLogger(__name__)

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from jielong.rules.core import Move
-from jielong.rules.registry import rules_for
+from jielong.engine.rules.core import Move
+from jielong.engine.rules.registry import rules_for
 
 VARIANTS = ("klondike-3", "klondike-1", "freecell", "kongdang")
 

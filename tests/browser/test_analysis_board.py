@@ -13,7 +13,7 @@ import pytest
 from board_driver import expected_board, game_id, open_game, read_board, wait_board
 from conftest import DESKTOP, Server, screenshot
 
-from jielong.rules.registry import rules_for
+from jielong.engine.rules.registry import rules_for
 
 pytestmark = pytest.mark.browser
 

@@ -28,8 +28,8 @@ from board_driver import (
 from conftest import Server, screenshot
 from solver_checks import CARRY, CARRY_STEPS
 
-from jielong.cards import DECK
-from jielong.rules.variants import get_variant
+from jielong.engine.cards import DECK
+from jielong.engine.rules.variants import get_variant
 
 pytestmark = pytest.mark.browser
 

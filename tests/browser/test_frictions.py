@@ -10,7 +10,7 @@ import pytest
 from board_driver import NEAR_END, Touch, card_selector, centre, open_game, t, tap, wait_board
 from conftest import DESKTOP, PHONE, Server, screenshot
 
-from jielong.cards import DECK
+from jielong.engine.cards import DECK
 from jielong.web.i18n import negotiate
 
 pytestmark = pytest.mark.browser

@@ -14,7 +14,7 @@ from board_driver import card_selector, open_game, source_card, tap, wait_board
 from conftest import PHONE, Server, screenshot
 from test_board import stuck_klondike
 
-from jielong.cards import DECK
+from jielong.engine.cards import DECK
 
 pytestmark = pytest.mark.browser
 
@@ -272,8 +272,8 @@ COUNT_REBUILDS = """() => {
 
 
 def test_a_win_cascades_and_the_statistics_show_it(page: Any, server: Server, device: str) -> None:
-    from jielong.rules.registry import rules_for
-    from jielong.solve.api import solve
+    from jielong.engine.rules.registry import rules_for
+    from jielong.engine.solve.api import solve
 
     result = solve("freecell", rules_for("freecell").deal(1), max_seconds=20)
     if result.status != "solved":

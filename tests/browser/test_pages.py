@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from jielong.catalogue import CATALOGUE_SIZE, daily_deal, today_utc
-from jielong.rules.variants import VARIANTS
+from jielong.engine.catalogue import CATALOGUE_SIZE, daily_deal, today_utc
+from jielong.engine.rules.variants import VARIANTS
 from jielong.web.i18n import LANGUAGES, sections
 from jielong.web.i18n import from_accept_language as accept_language
 from jielong.web.pages import catalogue

@@ -23,7 +23,7 @@ from board_driver import (
 )
 from conftest import Server, screenshot
 
-from jielong.cards import DECK
+from jielong.engine.cards import DECK
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ import pytest
 from board_driver import open_game
 from conftest import DESKTOP, PHONE, Server
 
-from jielong.rules.registry import rules_for
-from jielong.solve.api import solve
+from jielong.engine.rules.registry import rules_for
+from jielong.engine.solve.api import solve
 
 pytestmark = [
     pytest.mark.browser,

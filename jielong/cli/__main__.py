@@ -1,0 +1,5 @@
+"""``python -m jielong.cli``: the ``jielong`` command."""
+
+from jielong.cli import main
+
+raise SystemExit(main())

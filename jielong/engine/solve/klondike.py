@@ -1,0 +1,214 @@
+"""Klondike solver over the full deal, and the hint search over what the player knows.
+
+Both searches run on a compact internal state rather than on
+:class:`~jielong.engine.rules.klondike.KlondikePosition`, for speed; every line they
+return is replayed through the rules (``legal_moves``/``play``) and only moves
+found in ``legal_moves`` are returned, so the rules stay the only judge.
+
+Internal state
+--------------
+``(piles, hidden, found, talon, p)``: the seven piles (bottom first, face-down
+cards included), how many cards at the bottom of each are face down, the
+foundation height of each suit (clubs, diamonds, hearts, spades), and the
+stock and waste as one sequence ``talon = waste + reversed(stock)`` in the
+order the cards are turned, with ``p`` cards of it on the waste.  Piles and
+talon are ``bytes`` (one card a byte), so slicing, joining and the state key
+are cheap.  Recycling keeps the order, so drawing and recycling only move
+``p``: draw ``d`` goes from ``p`` to ``min(p + d, len)``, a recycle from
+``len`` to ``0``.  The waste
+tops reachable from ``p`` are therefore ``p`` itself, ``p + d·k`` and the
+talon's end, and after a recycle ``d·k`` and the end again.  A search step
+"draws to position q, then plays the waste top" is one macro move; it is
+expanded into the exact draw and recycle moves when the line is replayed.
+The searches' moves are small tuples of ints led by their kind
+(``WASTE_PLAY``, ``PILE_MOVE``, ``FOUNDATION_DOWN``, ``STOCK_TURN``,
+``RUN_SPLIT`` in :mod:`jielong.engine.solve.klondike_state`); the card tables there
+are read from :mod:`jielong.engine.cards` and :mod:`jielong.engine.rules.core`.
+For draw 3 two values of ``p`` with the same reachable set are the same state
+(any multiple of 3 and the talon's end); for draw 1 every ``p`` is.
+
+Full solver
+-----------
+Searches over macro moves with a transposition table keyed on the canonical
+state (the order of piles does not matter for solvability; twins as below),
+and safe automatic foundation moves: a card goes home at once when it cannot
+be needed on the tableau any more, which is when its rank is at most 2, or
+both cards of the other colour one rank lower and the other card of its
+colour two ranks lower are home. (The second same-colour condition keeps the
+rule sound even though foundation cards may come back to the tableau.) A
+card that such a rule would send home is never brought back down.
+
+Run splits.  Moving a run off a face-up card ``u`` (a *split*) is only
+ever tried when ``u`` can go home right after it; this loses no win.  The
+run's bottom card can lie only on ``u`` or on ``u'``, the other card of
+``u``'s rank and colour, so a split moves it from ``u`` to ``u'`` and
+changes nothing but which of the twins carries it.  Call two positions
+*twinned* when they differ only by exchanging, for some twin pairs both face
+up on the tableau, what lies on ``u`` and on ``u'``.  Take any winning line
+and follow it from a twinned position: a split of the line is skipped (the
+positions stay twinned, or become equal); a card laid on a free ``u`` is
+laid on whichever of ``u`` and ``u'`` is free in the follower; a move of
+``u`` with its run moves ``u`` with the follower's run; other moves are the
+same (turning cards over and going home included); and
+when the line sends ``u`` home while the follower's ``u`` is covered, the
+follower splits that run onto the free ``u'`` and sends ``u`` home.  Safe
+automatic moves agree, since a twin carrying a card is never safe.  The
+follower's only splits come right before their card goes home, and it wins
+when the line does.  Searching for a win or for progress alike, the
+splits left out are never needed; only the hint search, which wants the
+shortest line, tries them all.
+
+Twin classes.  Being twinned is symmetric, so twinned positions are won or
+lost alike, and the full solver's searches keep one position of each class
+(:func:`_twin_key`: for each twin pair, what lies on the one and on the
+other in a fixed order).  A split on its own stays in its class, so the
+searches make a split only together with sending ``u`` home, as one move;
+and a card that fits on two free twins goes onto one of them only, since
+the two positions are twinned.  Nothing is lost: take a class with a winning line from one of its
+positions, the shortest such line.  Its first move is not a split (that
+would leave a position of the same class with a shorter line), so a
+follower from the position the search keeps makes one move (or the split
+and ``u`` home) into a class whose shortest line is shorter; by induction
+the search reaches a won position.  The proof that draw-3 deal 12 is lost
+shrinks from 699,134 states to 92,069.
+
+Two searches take turns on one budget.  A narrow best-first search (on
+cards home, cards turned over and stock left; ties go to the newest state)
+also leaves out foundation cards brought back down, which are rarely
+needed: it finds most wins fast but proves nothing; it runs alone for the
+first two seconds (at most a tenth of the budget), then gets a quarter of the
+time.  An exhaustive depth-first search over every other move keeps only
+the keys of the states it has seen, so a state costs less than in the
+best-first search; it gets the rest, and ``unsolvable`` means it exhausted
+the space.
+
+Hopeless positions.  Before searching, and in the depth-first search after
+each move that turns a card over or takes one from the talon, a relaxation
+looks for a card that can never go home.  It computes the least fixpoint of
+these facts, each a necessary condition for the first time the event
+happens in a real game, so by induction over the moves of any line every
+event of that line is in the fixpoint (the relaxation is optimistic about
+everything else, order and timing included):
+
+* a tableau card is *uncovered* at its place when it is the pile's last card
+  or the card on it has *left*;
+* a card *leaves* its place (as the bottom of a moved run, or home) only
+  when it is face up or uncovered, and then goes onto a parent that *lies
+  open* somewhere, or (a king) onto a pile that is empty or whose bottom card
+  can leave, or home when it is uncovered and its predecessor is *home*;
+* a card *lies open* on the tableau when it is uncovered at its place, or it
+  left its place, was played from the waste or is home, and it has a parent
+  that lies open (or is a king and some pile can be emptied);
+* a talon card is *shown* (the waste top) only if it can be reached now by
+  draws and recycles, or a card before it in the talon has been *played*
+  (which moves its place in the order), or the card right after it has (which
+  uncovers it); it is *played* when shown and it has somewhere to go as above;
+* a card is *home* when it already is, or its predecessor is and it is shown
+  or lies open.
+
+If some card is not home in the fixpoint, no line wins: ``unsolvable``.
+Pruning such states keeps the search exhaustive over every state that could
+still be won.
+
+Hint search
+-----------
+Face-down tableau cards are replaced by an anonymous placeholder, and so is
+the stock while none of it has been turned (``recycles == 0``); the search
+stops wherever it would need one of them, so unknown cards cannot influence
+the answer.  A uniform-cost search (a draw or recycle costs one move like any
+other) looks for the cheapest line to progress: a face-down card turned over,
+a card placed on a foundation above where the foundations stood at the start
+(not one shuffled down and back), or the win.  Turning unseen stock cards is
+progress too, but a line to a tableau or foundation progress is preferred
+when one exists.  If the whole reachable space holds no progress, the hint is
+``no_progress``: a proof.  When every card is known the full solver answers,
+so the hint leads to a win when one exists (``unsolvable`` when proven).
+
+Move notation (``jielong solve klondike-3 N --json``)
+-----------------------------------------------------
+Moves are written with :func:`jielong.engine.notation.format_move`: piles ``1``-``7``,
+waste ``w``, foundation ``h``, stock ``s``.  ``s`` turns cards from the stock
+(three, or what is left, in draw 3) or, on an empty stock, recycles the whole
+waste; ``w3`` plays the waste top onto pile 3, ``wh`` the waste top to a
+foundation, ``3h`` the last card of pile 3 to a foundation, ``37`` the run of
+pile 3 that fits onto pile 7 (``37/4`` names its length), ``h3`` a
+foundation's top card back onto pile 3.  A solution is the complete list of
+moves from the position to the win, draws and recycles included.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from jielong.engine.solve.klondike_hint import circle_key, heuristic_move, hint
+from jielong.engine.solve.klondike_sample import visible_state
+from jielong.engine.solve.klondike_search import find_win, solve
+from jielong.engine.solve.klondike_state import (
+    UNKNOWN,
+    Action,
+    State,
+    from_position,
+    replay_actions,
+)
+
+__all__ = [
+    "UNKNOWN",
+    "Action",
+    "State",
+    "circle_key",
+    "find_win",
+    "from_position",
+    "heuristic_move",
+    "hint",
+    "replay_actions",
+    "solve",
+    "visible_state",
+]
+
+PARTS = (
+    "klondike_state",
+    "klondike_relax",
+    "klondike_search",
+    "klondike_sample",
+    "klondike_hint",
+)
+"""The modules of the solver and the hint, compiled together."""
+
+ENTRY_POINTS = {"solve": "klondike_search", "find_win": "klondike_search", "hint": "klondike_hint"}
+"""Each entry point and the module that defines it."""
+
+PLAIN: dict[str, Callable[..., object]] = {"solve": solve, "find_win": find_win, "hint": hint}
+"""The entry points as plain Python, whichever ones the module exports."""
+
+
+def source_sha256() -> str:
+    """The SHA-256 of the solver's modules, in the order of :data:`PARTS`."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for part in PARTS:
+        digest.update((here / f"{part}.py").read_bytes())
+    return digest.hexdigest()
+
+
+def _use_compiled() -> None:
+    """Export the entry points of the mypyc-compiled copies of the solver's
+    modules (``scripts/build_native.py``: the same code, about five times
+    faster) when they were built from these very sources, unless
+    ``JIELONG_PURE_PYTHON`` is set."""
+    if os.environ.get("JIELONG_PURE_PYTHON"):
+        return
+    try:
+        native = {p: importlib.import_module(f"jielong.engine.solve._native_{p}") for p in PARTS}
+    except ImportError:
+        return
+    sha = source_sha256()
+    if any(getattr(m, "SOURCE_SHA256", None) != sha for m in native.values()):
+        return  # built from another version of these files: never run stale code
+    globals().update({name: getattr(native[part], name) for name, part in ENTRY_POINTS.items()})
+
+
+_use_compiled()

@@ -1,0 +1,135 @@
+"""The relaxation that proves a Klondike position lost (see "Hopeless
+positions" in the notes of :mod:`jielong.engine.solve.klondike`)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from jielong.engine.cards import DECK
+from jielong.engine.rules.klondike import PILES
+from jielong.engine.solve.klondike_state import State, reach_list
+
+# -- the full solver ------------------------------------------------------------
+
+
+# Card sets as 52-bit integers (bit c for card c = 4 × (rank − 1) + suit), so
+# that a rule of the relaxation applies to every card at once.
+_FULL: Final = (1 << 52) - 1
+_BIT: Final = [1 << c for c in range(52)]
+_KING_BITS: Final = 0xF << 48
+_RANK_BASE: Final = sum(1 << (4 * r) for r in range(13))  # bit 4r: the clubs card of rank r + 1
+_BLACK_BITS: Final = sum(1 << c for c in DECK if not c.is_red)
+# _HOME_BITS[s][n]: the cards of suit s on a foundation holding n of them
+_HOME_BITS: Final = [[sum(1 << (4 * r + s) for r in range(n)) for n in range(14)] for s in range(4)]
+
+
+def _children_of(cards: int) -> int:
+    """The cards (kings aside) that have a parent in ``cards``: a black card
+    of rank r takes both red cards of rank r − 1, a red one both black ones."""
+    black = cards & _BLACK_BITS
+    black_ranks = ((black | black >> 3) & _RANK_BASE) >> 4
+    red_ranks = ((cards >> 1 | cards >> 2) & _RANK_BASE) >> 4
+    return black_ranks << 1 | black_ranks << 2 | red_ranks | red_ranks << 3
+
+
+def hopeless(st: State, draw: int) -> bool:
+    """True when the relaxation of the module notes shows that some card can
+    never reach its foundation (a proof that ``st`` cannot be won).
+
+    Each fact is a set of cards (:func:`_children_of`); every round applies
+    every rule once to all cards, until nothing changes (the least fixpoint)."""
+    piles, hidden, found, talon, p = st
+    home = _HOME_BITS[0][found[0]] | _HOME_BITS[1][found[1]]
+    home |= _HOME_BITS[2][found[2]] | _HOME_BITS[3][found[3]]
+    if home == _FULL:
+        return False
+    bit = _BIT
+    under = [0] * 52  # the card each tableau card lies on
+    bottoms = [0] * PILES  # each pile's bottom card, or 0
+    pile_bits = [0] * PILES
+    uncovered = face_up = 0
+    for i, pile in enumerate(piles):
+        if not pile:
+            continue
+        below = bottoms[i] = bit[pile[0]]
+        cards = down = 0
+        for k, c in enumerate(pile):
+            b = bit[c]
+            if k:
+                under[c] = below
+            if k < hidden[i]:
+                down |= b
+            cards |= b
+            below = b
+        pile_bits[i] = cards
+        face_up |= cards & ~down
+        uncovered |= below
+    n = len(talon)
+    after = [0] * (n + 1)  # after[t]: the talon cards from position t on
+    place = [0] * 52
+    for t in range(n - 1, -1, -1):
+        place[talon[t]] = t
+        after[t] = after[t + 1] | bit[talon[t]]
+    shown = 0
+    for q in reach_list(p, n, draw):
+        shown |= bit[talon[q - 1]]
+    leave = top = played = 0
+    while True:
+        # piles that can be emptied, and where kings can go
+        empties = [j for j in range(PILES) if not bottoms[j] or leave & bottoms[j]]
+        if len(empties) > 1:
+            king = king_off_pile = _KING_BITS
+        elif empties:
+            king = _KING_BITS
+            king_off_pile = _KING_BITS & ~pile_bits[empties[0]]
+        else:
+            king = king_off_pile = 0
+        after_home = (home << 4 | 0xF) & _FULL  # cards whose predecessor is home
+        landing = _children_of(top)
+        # tableau cards leave (face up, or uncovered), uncovering the card below
+        new_leave = leave
+        while True:
+            more = (
+                (uncovered | face_up)
+                & (landing | king_off_pile | uncovered & after_home)
+                & ~new_leave
+            )
+            if not more:
+                break
+            new_leave |= more
+            while more:
+                b = more & -more
+                more ^= b
+                uncovered |= under[b.bit_length() - 1]
+        # talon cards are shown, then played
+        new_shown = shown
+        rest = played
+        first = n
+        while rest:
+            b = rest & -rest
+            rest ^= b
+            t = place[b.bit_length() - 1]
+            first = min(first, t)
+            if t:
+                new_shown |= bit[talon[t - 1]]
+        if first < n:
+            new_shown |= after[first + 1]
+        new_played = played | new_shown & after[0] & (landing | king | after_home)
+        new_top = top | uncovered | (new_leave | new_played | home) & (landing | king)
+        new_home = home
+        while True:
+            more = (new_shown | new_top) & ~new_home & (new_home << 4 | 0xF)
+            if not more:
+                break
+            new_home |= more
+        if new_home == _FULL:
+            return False
+        if (new_leave, new_top, new_played, new_shown, new_home) == (
+            leave,
+            top,
+            played,
+            shown,
+            home,
+        ):
+            return True
+        leave, top, played, shown, home = new_leave, new_top, new_played, new_shown, new_home

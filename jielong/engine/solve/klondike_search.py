@@ -1,0 +1,242 @@
+"""The full Klondike solver: a narrow best-first search and an exhaustive
+depth-first one taking turns on one budget (see "Full solver" in the notes of
+:mod:`jielong.engine.solve.klondike`)."""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from jielong.engine.rules.core import Move
+from jielong.engine.rules.klondike import Klondike, KlondikePosition
+from jielong.engine.solve.klondike_relax import hopeless
+from jielong.engine.solve.klondike_state import (
+    Action,
+    State,
+    apply,
+    autoplay,
+    finish,
+    from_position,
+    generate,
+    replay_actions,
+    trivially_won,
+    twin_key,
+)
+from jielong.engine.solve.result import SolverBug, SolveResult
+
+
+@dataclass
+class Budget:
+    max_nodes: int | None
+    deadline: float | None
+    nodes: int = 0
+    clock: Callable[[], float] = time.perf_counter
+    share_gil: bool = True
+    """Give other threads the GIL now and then; a process of its own (a hint
+    worker) need not: each time it may also lose the processor on a busy
+    machine."""
+
+    def spent(self) -> bool:
+        if self.share_gil and self.nodes & 63 == 0:
+            # the compiled module holds the GIL for as long as it runs: a
+            # solve in one thread of a server (the daily deal, the pool of
+            # winnable deals) would otherwise stall every request
+            time.sleep(0)
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            return True
+        return self.deadline is not None and self.nodes % 256 == 0 and self.clock() > self.deadline
+
+
+_SLICE: Final = 1024
+"""States each search adds in one turn."""
+_WARM_UP: Final = 2.0
+"""Seconds the win-seeking search runs alone first (at most a tenth of the
+budget, :data:`_WARM_UP_SHARE`)."""
+_WARM_UP_SHARE: Final = 0.1
+_SEEKER_SHARE: Final = 0.25
+"""The win-seeking search's share of the time after the warm-up."""
+
+
+def _score(st: State) -> int:
+    """How far a state has come: cards home, cards turned over, stock used."""
+    return 3 * sum(st[2]) - 4 * sum(st[1]) - len(st[3])
+
+
+def best_first(
+    st: State, draw: int, budget: Budget, narrow: bool = False
+) -> Iterator[list[Action] | bool | None]:
+    """Best-first search on :func:`_score` (ties: newest first), taking
+    turns: it yields ``True`` after each slice of work and finally a line,
+    ``None`` when its space is exhausted, or ``False`` when the budget is
+    spent.  With ``narrow`` it leaves moves out, so it proves nothing."""
+    st, autos = autoplay(st)
+    if trivially_won(st):
+        yield autos + finish(st)
+        return
+    root = twin_key(st, draw)
+    parent: dict[bytes, tuple[bytes | None, list[Action]]] = {root: (None, autos)}
+    heap: list[tuple[int, int, State, bytes]] = [(-_score(st), 0, st, root)]
+    counter = 0
+    while heap:
+        _, _, s, k = heapq.heappop(heap)
+        for act in generate(s, draw, True, narrow):
+            s2, autos = autoplay(apply(s, act))
+            k2 = twin_key(s2, draw)
+            if k2 in parent:
+                continue
+            parent[k2] = (k, [act, *autos])
+            if trivially_won(s2):
+                line: list[Action] = finish(s2)
+                at: bytes | None = k2
+                while at is not None:
+                    up, acts = parent[at]
+                    line[:0] = acts
+                    at = up
+                yield line
+                return
+            budget.nodes += 1
+            if budget.spent():
+                yield False
+                return
+            if budget.nodes % _SLICE == 0:
+                yield True
+            counter -= 1
+            heapq.heappush(heap, (-_score(s2), counter, s2, k2))
+    yield None
+
+
+def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] | bool | None]:
+    """Exhaustive depth-first search that keeps only the keys of the states
+    it has seen (no parent map, no queue of states), taking turns like
+    :func:`best_first`; ``None`` is a proof that ``st`` cannot be won."""
+    st, autos = autoplay(st)
+    if trivially_won(st):
+        yield autos + finish(st)
+        return
+    seen = {twin_key(st, draw)}
+    first = generate(st, draw, True)
+    first.reverse()  # popped from the end: the more promising kinds first
+    stack: list[tuple[State, list[Action]]] = [(st, first)]
+    path: list[list[Action]] = [autos]  # the actions into each state on the stack
+    while stack:
+        s, todo = stack[-1]
+        if not todo:
+            stack.pop()
+            path.pop()
+            continue
+        act = todo.pop()
+        s2, autos = autoplay(apply(s, act))
+        k2 = twin_key(s2, draw)
+        if k2 in seen:
+            continue
+        seen.add(k2)
+        if trivially_won(s2):
+            line = [a for acts in path for a in acts]
+            yield line + [act, *autos] + finish(s2)
+            return
+        budget.nodes += 1
+        if budget.spent():
+            yield False
+            return
+        if budget.nodes % _SLICE == 0:
+            yield True
+        # the relaxation costs as much as many expansions: only where a card
+        # was turned over or left the talon, where it most often fires
+        if (len(s2[3]) != len(s[3]) or s2[1] != s[1]) and hopeless(s2, draw):
+            continue
+        nxt = generate(s2, draw, True)
+        nxt.reverse()
+        stack.append((s2, nxt))
+        path.append([act, *autos])
+    yield None
+
+
+def take_turns(
+    st: State, draw: int, budget: Budget, seconds: float | None
+) -> list[Action] | bool | None:
+    """The win-seeking narrow best-first search and the exhaustive
+    depth-first one in turns: a line from either, ``None`` (a proof) from the
+    depth-first one, or ``False``.  The first seconds go to the win-seeker,
+    which finds most wins quickly; after that it gets its share of the time."""
+    seeker: Iterator[list[Action] | bool | None] | None = best_first(st, draw, budget, True)
+    prover = depth_first(st, draw, budget)
+    warm = _WARM_UP if seconds is None else min(_WARM_UP, seconds * _WARM_UP_SHARE)
+    spent = [0.0, 0.0]  # seconds used by the seeker and by the prover
+    while True:
+        t = budget.clock()
+        if seeker is not None and (
+            spent[0] < warm or spent[0] < _SEEKER_SHARE * (spent[0] + spent[1])
+        ):
+            got = next(seeker)
+            spent[0] += budget.clock() - t
+            if got is None:
+                seeker = None  # its narrow space is exhausted: that proves nothing
+            elif got is not True:
+                return got
+        else:
+            got = next(prover)
+            spent[1] += budget.clock() - t
+            if got is not True:
+                return got
+
+
+def _winning_moves(
+    rules: Klondike, position: KlondikePosition, st: State, line: list[Action]
+) -> tuple[Move, ...]:
+    """A found line as rule moves, checked to end in a won position."""
+    moves, end = replay_actions(rules, position, st, line)
+    if not rules.is_won(end):
+        raise SolverBug("a solution does not end in a won position")
+    return tuple(moves)
+
+
+def solve(
+    rules: Klondike,
+    position: KlondikePosition,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SolveResult:
+    """Solve ``position`` with every card known (face-down ones included).
+    ``clock`` measures ``max_seconds``: wall time, or ``time.process_time``
+    for a budget that a busy machine does not shrink."""
+    start = clock()
+    deadline = None if max_seconds is None else start + max_seconds
+    budget = Budget(max_nodes, deadline, clock=clock)
+    st = from_position(position)
+    if rules.is_won(position):
+        return SolveResult("solved", (), 0, 0.0)
+    found = None if hopeless(st, rules.draw) else take_turns(st, rules.draw, budget, max_seconds)
+    seconds = clock() - start
+    if found is None:
+        return SolveResult("unsolvable", (), budget.nodes, seconds)
+    if found is False or found is True:
+        return SolveResult("unknown", (), budget.nodes, seconds)
+    moves = _winning_moves(rules, position, st, found)
+    return SolveResult("solved", moves, budget.nodes, clock() - start)
+
+
+def find_win(rules: Klondike, position: KlondikePosition, *, max_nodes: int) -> SolveResult:
+    """A search for a win that every machine answers alike: the relaxation,
+    then the win-seeking search alone on a node budget (no clock).
+    ``solved`` with the moves, ``unsolvable`` only from the relaxation (a
+    proof), else ``unknown``: the narrow search proves nothing."""
+    start = time.perf_counter()
+    if rules.is_won(position):
+        return SolveResult("solved", (), 0, 0.0)
+    st = from_position(position)
+    if hopeless(st, rules.draw):
+        return SolveResult("unsolvable", (), 0, time.perf_counter() - start)
+    budget = Budget(max_nodes, None)
+    found: list[Action] | bool | None = True
+    for found in best_first(st, rules.draw, budget, True):
+        if found is not True:
+            break
+    if not isinstance(found, list):
+        return SolveResult("unknown", (), budget.nodes, time.perf_counter() - start)
+    moves = _winning_moves(rules, position, st, found)
+    return SolveResult("solved", moves, budget.nodes, time.perf_counter() - start)

@@ -1,0 +1,435 @@
+"""The Klondike searches' compact state and its moves (see the notes of
+:mod:`jielong.engine.solve.klondike`): the internal state, its keys, the macro
+moves and their generation, safe automatic foundation moves, and the replay
+of a line through the rules."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Final
+
+from jielong.engine.cards import DECK, Card, Suit
+from jielong.engine.rules.core import FITS_ON, STOCK, Move, Pile, foundation_heights
+from jielong.engine.rules.klondike import PILES, Klondike, KlondikePosition
+from jielong.engine.solve.result import SolverBug
+
+UNKNOWN: Final = 52
+"""The placeholder for a card the player cannot know."""
+
+# The cards' tables, read from the cards and the rules (the placeholder
+# last): rank - 1 (the placeholder's fits nowhere), suit and colour.
+RANK: Final = [c.rank - 1 for c in DECK] + [99]
+SUIT: Final = [int(c.suit) for c in DECK] + [0]
+RED: Final = [c.is_red for c in DECK] + [False]
+# The two cards each card may be placed on in the tableau (none for a king).
+_PARENTS: Final[list[tuple[int, ...]]] = [*FITS_ON, ()]
+# _ON[a << 6 | b]: card a may lie on card b in the tableau
+_ON: Final = bytes(
+    1 if a < 52 and b < 52 and b in _PARENTS[a] else 0 for a in range(64) for b in range(64)
+)
+# For each suit: the other suit of its colour, and the two of the other colour.
+_SAME_COLOUR: Final = tuple(
+    next(int(t) for t in Suit if t != s and t.is_red == s.is_red) for s in Suit
+)
+_OTHER_COLOUR: Final = tuple(tuple(int(t) for t in Suit if t.is_red != s.is_red) for s in Suit)
+BYTE: Final = [bytes((i,)) for i in range(256)]
+
+FOUNDATION: Final = 7
+"""Destination code of a foundation in internal actions (0..6 are piles)."""
+
+State = tuple[tuple[bytes, ...], tuple[int, ...], tuple[int, ...], bytes, int]
+# Piles and talon are bytes: slicing, joining and keying them is cheap.
+
+Action = tuple[int, ...]
+"""An internal action: its kind, then the kind's operands (below).  Plain
+ints, so that the compiled code compares and keys them as such."""
+
+WASTE_PLAY: Final = 0
+"""``(WASTE_PLAY, q, dst)``: turn the stock until the waste holds ``q``
+talon cards, then play its top card to ``dst``."""
+PILE_MOVE: Final = 1
+"""``(PILE_MOVE, i, k, dst)``: the cards ``pile[i][k:]`` to ``dst``."""
+FOUNDATION_DOWN: Final = 2
+"""``(FOUNDATION_DOWN, suit, j)``: the top card of ``suit``'s foundation back to pile ``j``."""
+STOCK_TURN: Final = 3
+"""``(STOCK_TURN,)``: turn over stock cards not seen yet (a hint's search)."""
+RUN_SPLIT: Final = 4
+"""``(RUN_SPLIT, i, k, dst)``: ``pile[i][k:]`` to ``dst``, then the card it
+uncovered, ``pile[i][k - 1]``, home."""
+
+
+def safe(found: tuple[int, ...], card: int) -> bool:
+    """True when ``card`` may go home at once without losing any solution."""
+    rank = RANK[card] + 1
+    if rank <= 2:
+        return True
+    s = SUIT[card]
+    a, b = _OTHER_COLOUR[s]
+    return found[a] >= rank - 1 and found[b] >= rank - 1 and found[_SAME_COLOUR[s]] >= rank - 2
+
+
+def reach(p: int, n: int, draw: int) -> Iterator[tuple[int, int]]:
+    """Waste positions ``q`` reachable from ``p`` (talon length ``n``), with
+    the number of stock clicks (draws and recycles) each needs."""
+    if n == 0:
+        return
+    seen: set[int] = set()
+    if p > 0:
+        seen.add(p)
+        yield p, 0
+    clicks = 0
+    q = p
+    while q < n:
+        q = min(q + draw, n)
+        clicks += 1
+        seen.add(q)
+        yield q, clicks
+    clicks += 1  # the recycle
+    q = 0
+    while q < n:
+        q = min(q + draw, n)
+        clicks += 1
+        if q not in seen:
+            seen.add(q)
+            yield q, clicks
+
+
+@functools.cache
+def reach_list(p: int, n: int, draw: int) -> tuple[int, ...]:
+    """The positions of :func:`reach` alone, remembered: the same few come
+    up again and again."""
+    return tuple(q for q, _ in reach(p, n, draw))
+
+
+def from_position(pos: KlondikePosition) -> State:
+    return (
+        tuple(bytes(pile) for pile in pos.tableau),
+        tuple(pos.hidden),
+        foundation_heights(pos.foundations),
+        bytes(pos.waste) + bytes(reversed(pos.stock)),
+        len(pos.waste),
+    )
+
+
+def state_key(st: State, draw: int, exact_p: bool) -> bytes:
+    piles, hidden, _found, talon, p = st
+    # each pile behind its face-down count; no part holds the separator 0xff
+    parts = sorted(map(bytes.__add__, map(BYTE.__getitem__, hidden), piles))
+    if not exact_p and (draw == 1 or p % 3 == 0 or p == len(talon)):
+        p = 0
+    parts.append(talon)
+    parts.append(BYTE[p])
+    return b"\xff".join(parts)
+
+
+_NOT_UP: Final = 53
+"""In :func:`twin_key`: the card is not face up on the tableau (52: it is,
+with nothing on it)."""
+_NONE_UP: Final = [_NOT_UP] * 52
+_BOTTOM: Final = 64
+"""In :func:`twin_key`: added for the bottom card of a pile with no
+face-down card."""
+
+
+def twin_key(st: State, draw: int) -> bytes:
+    """The key of ``st``'s class of twinned positions (see "Twin classes"
+    in the module notes): piles in any order, and for every pair of twins face
+    up on the tableau, what lies on the one and on the other in either order.
+    Twinned positions are won or lost alike, so the full solver's searches
+    keep one of each class.
+
+    Face-down cards never move, so within one search the face-down cards of
+    pile i are always the first ``hidden[i]`` of its cards at the start: the
+    key holds ``hidden``, the face-up card on each pile's face-down cards,
+    what lies on each face-up card (for each twin pair, the lower card takes
+    the smaller of the two), which cards lie at the bottom of a pile with no
+    face-down card (in any pile: the order of piles does not matter), and
+    the talon.  The foundations hold the other cards."""
+    piles, hidden, _found, talon, p = st
+    on = _NONE_UP[:]
+    anchors = [255] * PILES
+    for i in range(PILES):
+        pile = piles[i]
+        n = len(pile)
+        if not n:
+            continue
+        h = hidden[i]
+        below = pile[h]
+        if h:
+            anchors[i] = below
+        for k in range(h + 1, n):
+            c = pile[k]
+            on[below] = c
+            below = c
+        on[below] = UNKNOWN
+    for c in range(0, 52, 4):  # the twins of each rank: c and c + 3, c + 1 and c + 2
+        if _NOT_UP != on[c] > on[c + 3]:  # both face up (the twin not: 53)
+            on[c], on[c + 3] = on[c + 3], on[c]
+        if _NOT_UP != on[c + 1] > on[c + 2]:
+            on[c + 1], on[c + 2] = on[c + 2], on[c + 1]
+    for i in range(PILES):
+        pile = piles[i]
+        if pile and not hidden[i]:
+            on[pile[0]] += _BOTTOM
+    if draw == 1 or p % 3 == 0 or p == len(talon):
+        p = 0
+    return bytes(hidden) + bytes(anchors) + bytes(on) + talon + BYTE[p]
+
+
+def split_steps(act: Action) -> tuple[Action, Action]:
+    """The two moves of a run split: the run off, then the card it
+    uncovered home."""
+    return (PILE_MOVE, act[1], act[2], act[3]), (PILE_MOVE, act[1], act[2] - 1, FOUNDATION)
+
+
+def apply(st: State, act: Action) -> State:
+    piles, hidden, found, talon, p = st
+    kind = act[0]
+    if kind == RUN_SPLIT:
+        split, home = split_steps(act)
+        return apply(apply(st, split), home)
+    if kind == WASTE_PLAY:
+        q, dst = act[1], act[2]
+        card = talon[q - 1]
+        talon = talon[: q - 1] + talon[q:]
+        p = q - 1
+        cards: bytes = BYTE[card]
+    elif kind == PILE_MOVE:
+        i, k, dst = act[1], act[2], act[3]
+        pile = piles[i]
+        cards = pile[k:]
+        rest = pile[:k]
+        pl = list(piles)
+        pl[i] = rest
+        piles = tuple(pl)
+        if hidden[i] and hidden[i] >= k:
+            h = list(hidden)
+            h[i] = k - 1
+            hidden = tuple(h)
+    else:  # FOUNDATION_DOWN
+        s, dst = act[1], act[2]
+        cards = BYTE[(found[s] - 1) * 4 + s]
+        f = list(found)
+        f[s] -= 1
+        found = tuple(f)
+    if dst == FOUNDATION:
+        f = list(found)
+        f[SUIT[cards[0]]] += 1
+        found = tuple(f)
+    else:
+        pl = list(piles)
+        pl[dst] = pl[dst] + cards
+        piles = tuple(pl)
+    return piles, hidden, found, talon, p
+
+
+def autoplay(st: State) -> tuple[State, list[Action]]:
+    """Send home every card the safe rule allows (tableau ends and the waste top)."""
+    done: list[Action] = []
+    changed = True
+    while changed:
+        changed = False
+        piles, _hidden, found, talon, p = st
+        if p > 0:
+            c = talon[p - 1]
+            if found[SUIT[c]] == RANK[c] and safe(found, c):
+                act: Action = (WASTE_PLAY, p, FOUNDATION)
+                st = apply(st, act)
+                done.append(act)
+                changed = True
+                continue
+        for i, pile in enumerate(piles):
+            if pile:
+                c = pile[-1]
+                if found[SUIT[c]] == RANK[c] and safe(found, c):
+                    act = (PILE_MOVE, i, len(pile) - 1, FOUNDATION)
+                    st = apply(st, act)
+                    done.append(act)
+                    changed = True
+                    break
+    return st, done
+
+
+_NOWHERE: Final = [-1] * 54
+"""No card is a pile's last card (54 entries: see :data:`_PARENT_PAIR`)."""
+_PARENT_PAIR: Final = [(_PARENTS[c] + (53, 53))[:2] for c in range(53)]
+"""The two cards each card may lie on; 53 (never a pile's last card) for
+kings and the placeholder."""
+
+
+def _destinations(c: int, last: list[int], empty: int, both: bool) -> tuple[int, ...]:
+    """The piles card ``c`` may go onto, given which pile each card ends
+    (``last``) and the first empty pile.  Unless ``both``, only the first
+    pile when both twins it may lie on are free: the two moves lead to
+    twinned positions."""
+    if c >> 2 == 12:
+        return (empty,) if empty >= 0 else ()
+    a, b = _PARENT_PAIR[c]
+    i = last[a]
+    j = last[b]
+    if i < 0:
+        return (j,) if j >= 0 else ()
+    if j < 0:
+        return (i,)
+    if i > j:
+        i, j = j, i
+    return (i, j) if both else (i,)
+
+
+def generate(
+    st: State, draw: int, stock_known: bool, narrow: bool = False, every_split: bool = False
+) -> list[Action]:
+    """Every macro move, the more promising kinds first, less run splits
+    that are never needed (see "Run splits" in the module notes) unless
+    ``every_split``; without it, also one move of a card that fits on two
+    free twins.  ``narrow`` also leaves out foundation cards brought
+    back down, which are rarely needed: a search with it may miss wins, so
+    it never proves anything."""
+    piles, hidden, found, talon, p = st
+    out: list[Action] = []
+    last = _NOWHERE[:]
+    empty = -1
+    for j in range(PILES):
+        pile = piles[j]
+        if pile:
+            last[pile[-1]] = j
+        elif empty < 0:
+            empty = j
+    # the waste, after drawing to each reachable position
+    shown = (p,) if p > 0 else ()
+    for q in reach_list(p, len(talon), draw) if stock_known else shown:
+        c = talon[q - 1]
+        if found[c & 3] == c >> 2:
+            out.append((WASTE_PLAY, q, FOUNDATION))
+        for j in _destinations(c, last, empty, every_split):
+            out.append((WASTE_PLAY, q, j))
+    # the tableau
+    for i in range(PILES):
+        pile = piles[i]
+        n = len(pile)
+        if not n:
+            continue
+        h = hidden[i]
+        c = pile[-1]
+        if found[c & 3] == c >> 2:
+            out.append((PILE_MOVE, i, n - 1, FOUNDATION))
+        run = n - 1
+        while run > h and _ON[pile[run] << 6 | pile[run - 1]]:
+            run -= 1
+        for k in range(run, n):
+            c = pile[k]
+            kind = PILE_MOVE
+            if k > h and not every_split:
+                u = pile[k - 1]
+                if found[u & 3] != u >> 2:
+                    continue  # a split whose uncovered card cannot go home
+                kind = RUN_SPLIT  # and it goes home with the split
+            if k == 0 and c >> 2 == 12:
+                continue  # a king alone on its pile: moving it changes nothing
+            for j in _destinations(c, last, empty, every_split):
+                if j != i:
+                    out.append((kind, i, k, j))
+    # foundation cards back down, unless the safe rule would send them home
+    for s in range(0 if narrow else 4):
+        r = found[s]
+        if not r:
+            continue
+        c = (r - 1) * 4 + s
+        if safe(found, c):
+            continue
+        for j in _destinations(c, last, empty, every_split):
+            out.append((FOUNDATION_DOWN, s, j))
+    return out
+
+
+def trivially_won(st: State) -> bool:
+    """No face-down card, no stock or waste, and every pile an ordered run:
+    the cards go home one by one."""
+    if st[3] or any(st[1]):
+        return False
+    for pile in st[0]:
+        for k in range(1, len(pile)):
+            if not _ON[pile[k] << 6 | pile[k - 1]]:
+                return False
+    return True
+
+
+def finish(st: State) -> list[Action]:
+    acts: list[Action] = []
+    while any(st[0]):
+        piles, _hidden, found, _t, _p = st
+        for i, pile in enumerate(piles):
+            if pile and found[SUIT[pile[-1]]] == RANK[pile[-1]]:
+                act: Action = (PILE_MOVE, i, len(pile) - 1, FOUNDATION)
+                st = apply(st, act)
+                acts.append(act)
+                break
+        else:
+            raise SolverBug("an ordered tableau did not go home")
+    return acts
+
+
+# -- replay through the rules -------------------------------------------------
+
+
+def _real_moves(
+    rules: Klondike, pos: KlondikePosition, st: State, act: Action
+) -> tuple[list[Move], KlondikePosition]:
+    """The rule moves that play internal action ``act`` from ``pos``."""
+    moves: list[Move] = []
+    kind = act[0]
+    if kind == STOCK_TURN:
+        legal = rules.legal_moves(pos)
+        m = next((m for m in legal if m.src == STOCK), None)
+        if m is None:
+            raise SolverBug("no draw to turn unseen cards")
+        return [m], rules.play(pos, m)
+    if kind == WASTE_PLAY:
+        card = st[3][act[1] - 1]
+        for _ in range(2 * len(st[3]) + 4):
+            if pos.waste and pos.waste[-1] == card:
+                break
+            legal = rules.legal_moves(pos)
+            m = next((m for m in legal if STOCK in (m.src, m.dst)), None)
+            if m is None:
+                raise SolverBug("stock move missing")
+            moves.append(m)
+            pos = rules.play(pos, m)
+        else:
+            raise SolverBug(f"card {Card(card).code()} never reached the waste top")
+        src = Pile("waste")
+        dst_code, count = act[2], 1
+    elif kind == PILE_MOVE:
+        src = Pile("tableau", act[1])
+        dst_code, count = act[3], len(st[0][act[1]]) - act[2]
+    else:  # FOUNDATION_DOWN
+        top = (st[2][act[1]] - 1) * 4 + act[1]
+        slot = next(i for i, t in enumerate(pos.foundations) if t is not None and t == top)
+        src = Pile("foundation", slot)
+        dst_code, count = act[2], 1
+    legal = rules.legal_moves(pos)
+    for m in legal:
+        if m.src == src and m.count == count:
+            if dst_code == FOUNDATION and m.dst.kind == "foundation":
+                break
+            if dst_code != FOUNDATION and m.dst == Pile("tableau", dst_code):
+                break
+    else:
+        raise SolverBug(f"action {act} is not a legal move")
+    moves.append(m)
+    return moves, rules.play(pos, m)
+
+
+def replay_actions(
+    rules: Klondike, pos: KlondikePosition, st: State, acts: list[Action]
+) -> tuple[list[Move], KlondikePosition]:
+    """Expand internal actions into rule moves, checking each one."""
+    out: list[Move] = []
+    for act in acts:
+        for step in split_steps(act) if act[0] == RUN_SPLIT else (act,):
+            moves, pos = _real_moves(rules, pos, st, step)
+            out.extend(moves)
+            if step[0] != STOCK_TURN:
+                st = apply(st, step)
+    return out, pos

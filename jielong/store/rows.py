@@ -1,0 +1,107 @@
+"""A stored game as the store hands it out, and its row in the games table."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+from dataclasses import dataclass, field
+
+import orjson
+
+from jielong.session import Frame, Session
+from jielong.store.tables import GameRow
+
+
+def new_game_id() -> str:
+    """A private game id: 144 random bits, URL-safe (24 characters)."""
+    return secrets.token_urlsafe(18)
+
+
+@dataclass
+class GameRecord:
+    """A stored game: its id, owner, version and the session it holds."""
+
+    id: str
+    version: int
+    session: Session
+    player: str | None = None
+    created_ms: int = 0
+    updated_ms: int = 0
+    # the undo stack and win as stored at ``version``: a save writes the
+    # difference between them and the session's
+    stored_top: Frame | None = field(default=None, repr=False)
+    stored_won: bool = False
+
+
+class StaleVersion(Exception):
+    """The game changed since it was read; ``current`` is how it is now."""
+
+    def __init__(self, current: GameRecord | None) -> None:
+        super().__init__("stale version")
+        self.current = current
+
+
+def json_text(value: object) -> str:
+    """A step or an answer's ``last`` as stored: JSON text by orjson (a tenth
+    of the standard encoder's cost), or by the standard one for what orjson
+    refuses (integers past 64 bits)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
+def row_values(record: GameRecord) -> dict[str, object]:
+    s = record.session
+    return {
+        "player": record.player,
+        "variant": s.variant.id,
+        "deal": None if s.deal is None else str(s.deal),
+        "start_text": s.start_text,
+        "daily": None if s.daily is None else s.daily.isoformat(),
+        "version": record.version,
+        "depth": s.top.depth,
+        "last": None if s.last is None else json_text(s.last),
+        "elapsed_ms": s.elapsed_ms,
+        "running_since": s.running_since,
+        "created_ms": record.created_ms,
+        "updated_ms": record.updated_ms,
+        "won_ms": s.won_ms,
+        "won_moves": s.won_moves,
+    }
+
+
+def session_root(row: GameRow) -> Frame:
+    """The bottom of a game's undo stack: its start position, dealt or parsed."""
+    session = Session(
+        row["variant"],
+        deal=None if row["deal"] is None else int(row["deal"]),
+        start_text=row["start_text"],
+    )
+    return session.top
+
+
+def record_from_row(row: GameRow, top: Frame) -> GameRecord:
+    session = Session(
+        row["variant"],
+        deal=None if row["deal"] is None else int(row["deal"]),
+        start_text=row["start_text"],
+        daily=None if row["daily"] is None else dt.date.fromisoformat(row["daily"]),
+        elapsed_ms=row["elapsed_ms"],
+        running_since=row["running_since"],
+        won_ms=row["won_ms"],
+        won_moves=row["won_moves"],
+        last=None if row["last"] is None else orjson.loads(row["last"]),
+        replayed=top,
+    )
+    return GameRecord(
+        row["id"],
+        row["version"],
+        session,
+        row["player"],
+        row["created_ms"],
+        row["updated_ms"],
+        stored_top=top,
+        stored_won=row["won_ms"] is not None,
+    )
