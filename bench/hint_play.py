@@ -43,7 +43,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 from jielong.engine.solve import fcsolve, freecell, klondike  # noqa: E402
 from jielong.testing.follower import Game, follow, local_hint  # noqa: E402
 from jielong.testing.processes import ServerProcess  # noqa: E402
-from jielong.web.hintpool import WALL_FACTOR, cpu_clock  # noqa: E402
+from jielong.web.services.hintpool import WALL_FACTOR, cpu_clock  # noqa: E402
 
 VARIANTS = ("freecell", "kongdang", "klondike-3", "klondike-1")
 

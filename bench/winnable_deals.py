@@ -20,7 +20,7 @@ from collections.abc import Callable
 from fastapi.testclient import TestClient
 
 from jielong.web.app import Settings, create_app
-from jielong.web.winnable import WinnablePool
+from jielong.web.services.winnable import WinnablePool
 
 VARIANTS = ("klondike-3", "klondike-1")
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 
 from jielong.engine.rules.variants import VARIANTS
-from jielong.web.answers import (
+from jielong.web.views.answers import (
     AnalysisAnswer,
     DailyAnswer,
     DealsAnswer,

@@ -15,7 +15,7 @@ import pytest
 
 from jielong.session import Session
 from jielong.testing.processes import ServerProcess
-from jielong.web.gamestate import position_json
+from jielong.web.views.gamestate import position_json
 
 ROUNDS = 25
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from jielong.engine.catalogue import today_utc
 from jielong.web.app import Settings, create_app
-from jielong.web.costly import CostlyRefused, CostlyWork
+from jielong.web.services.costly import CostlyRefused, CostlyWork
 
 
 @pytest.fixture

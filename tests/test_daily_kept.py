@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from jielong.engine import catalogue
-from jielong.web import daily as daily_module
 from jielong.web.app import Settings, create_app
+from jielong.web.services import daily as daily_module
 
 
 def served(db: Path, variant: str, date: dt.date) -> int:

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from jielong.store import Store
 from jielong.store.tables import game_steps, games
 from jielong.web.app import Settings, create_app
-from jielong.web.growth import CreationLimit, expire_games
+from jielong.web.services.growth import CreationLimit, expire_games
 
 KINGS = "Foundations: H-Q C-Q D-Q S-Q\nKH\nKC\nKD\nKS\n:\n:\n:\n:\n"
 

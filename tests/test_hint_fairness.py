@@ -21,8 +21,8 @@ import pytest
 
 from jielong.engine.rules.registry import rules_for
 from jielong.testing.processes import ServerProcess
-from jielong.web.hintgate import HintGate, HintRefused
-from jielong.web.hintpool import HintPool, HintUnavailable
+from jielong.web.services.hintgate import HintGate, HintRefused
+from jielong.web.services.hintpool import HintPool, HintUnavailable
 
 SLOW = rules_for("kongdang").deal(11982)
 
@@ -117,7 +117,7 @@ def test_a_flooding_client_does_not_starve_another_player(tmp_path: Path) -> Non
 
 
 def test_a_workers_deadline_counts_its_cpu_time() -> None:
-    from jielong.web.hintpool import cpu_clock
+    from jielong.web.services.hintpool import cpu_clock
 
     clock = cpu_clock(3.0)
     start, wall = clock(), time.monotonic()

@@ -21,7 +21,7 @@ import pytest
 
 from jielong.engine.rules.registry import rules_for
 from jielong.testing.processes import ServerProcess
-from jielong.web.hintpool import HintBusy, HintCancelled, HintPool
+from jielong.web.services.hintpool import HintBusy, HintCancelled, HintPool
 
 SLOW = rules_for("kongdang").deal(11982)
 

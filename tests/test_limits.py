@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from jielong.testing.processes import ServerProcess
 from jielong.web.app import Settings, create_app
-from jielong.web.limits import MAX_BODY_BYTES, BodyLimit, RepeatLimiter
+from jielong.web.http.limits import MAX_BODY_BYTES, BodyLimit, RepeatLimiter
 
 
 @pytest.fixture(scope="module")

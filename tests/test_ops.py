@@ -19,7 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from jielong.testing.processes import PostgresCluster, ServerProcess, postgres_bin
 from jielong.web.app import Settings, create_app
-from jielong.web.telemetry import game_tag, redact
+from jielong.web.http.telemetry import game_tag, redact
 
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

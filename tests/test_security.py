@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from jielong.testing.processes import ServerProcess
 from jielong.web.app import Settings, create_app
-from jielong.web.security import PlayerIds
+from jielong.web.http.security import PlayerIds
 
 
 def _app(tmp_path: Path, *, docs: bool = False) -> TestClient:

@@ -272,7 +272,7 @@ def test_a_worker_socket_answers_without_delay() -> None:
     import asyncio
     import concurrent.futures
 
-    from jielong.web.spread import _reuse_port_socket
+    from jielong.web.http.spread import _reuse_port_socket
 
     async def accepted_nodelay() -> int:
         sock = _reuse_port_socket(socket.AF_INET, ("127.0.0.1", 0))

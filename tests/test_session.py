@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from jielong.engine.rules.core import Illegal, Move, Pile
 from jielong.session import ActionError, IllegalAction, Session, Step
-from jielong.web.gamestate import state_json
+from jielong.web.views.gamestate import state_json
 
 T = [Pile("tableau", i) for i in range(8)]
 C = [Pile("cell", i) for i in range(4)]

@@ -16,10 +16,10 @@ from api_checks import new_game
 from fastapi.testclient import TestClient
 
 from jielong.store import Store
-from jielong.web import site
 from jielong.web.app import Settings, create_app
-from jielong.web.limits import MAX_BODY_BYTES
-from jielong.web.security import PLAYER_COOKIE, PlayerIds
+from jielong.web.http import site
+from jielong.web.http.limits import MAX_BODY_BYTES
+from jielong.web.http.security import PLAYER_COOKIE, PlayerIds
 
 
 @pytest.fixture(scope="module")

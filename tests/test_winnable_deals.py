@@ -23,7 +23,7 @@ from jielong.store import Store
 from jielong.store.tables import games
 from jielong.web.app import Settings, create_app
 from jielong.web.i18n import LANGUAGES, message
-from jielong.web.winnable import KLONDIKE_VARIANTS, WinnableDeals, WinnablePool
+from jielong.web.services.winnable import KLONDIKE_VARIANTS, WinnableDeals, WinnablePool
 
 
 def wait_for(condition: Callable[[], bool], seconds: float = 60.0) -> None:

@@ -145,4 +145,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (e.g. `| head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-

@@ -18,7 +18,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from jielong.store import Store
     from jielong.web.app import Settings
-    from jielong.web.security import player_key
+    from jielong.web.http.security import player_key
 
     settings = Settings(
         database=args.database,
@@ -39,13 +39,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.update(settings.to_env())
     os.environ["JIELONG_READ_SECONDS"] = str(args.read_timeout)
     os.environ["JIELONG_MAX_CONNECTIONS"] = str(args.max_connections)
-    from jielong.web.telemetry import log_config, share_metrics
+    from jielong.web.http.telemetry import log_config, share_metrics
 
     share_metrics(args.workers)
     options = dict(
         factory=True,
         # httptools with a deadline for each request and a cap on open connections
-        http="jielong.web.limits:GuardedHttpToolsProtocol",
+        http="jielong.web.http.limits:GuardedHttpToolsProtocol",
         host=args.host,
         port=args.port,
         workers=args.workers,
@@ -62,7 +62,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     app = "jielong.web.app:create_app_from_env"
     if args.workers > 1:
-        from jielong.web.spread import run_workers
+        from jielong.web.http.spread import run_workers
 
         run_workers(uvicorn.Config(app, **options))  # each worker on a socket of its own
     else:

@@ -66,7 +66,7 @@ player_stats = sa.Table(
     sa.Column("latest_won", sa.Boolean, nullable=False),
 )
 
-# deals dealt as winnable ("winnable deals only"; jielong.web.winnable)
+# deals dealt as winnable ("winnable deals only"; jielong.web.services.winnable)
 winnable_deals = sa.Table(
     "winnable_deals",
     metadata,
@@ -75,7 +75,7 @@ winnable_deals = sa.Table(
 )
 
 # the daily deal of each variant and date as this database first served it
-# (jielong.web.daily)
+# (jielong.web.services.daily)
 daily_deals = sa.Table(
     "daily_deals",
     metadata,

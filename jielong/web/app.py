@@ -25,29 +25,24 @@ from starlette.types import Scope
 from jielong.engine.catalogue import today_utc
 from jielong.engine.rules.variants import VARIANTS
 from jielong.store import Store
-from jielong.web import (
-    api_board,
-    api_catalogue,
-    api_games,
-    growth,
-    lifeline,
-    ops,
-    pages,
-    pwa,
-    storage,
-)
-from jielong.web.costly import CostlyWork
-from jielong.web.daily import DailyDeals
 from jielong.web.errors import ApiError, error_response, http_error, validation_error
-from jielong.web.fastbody import SERVER_DATABASE_THREADS, endpoint_threads
-from jielong.web.hintgate import HintGate
-from jielong.web.hintpool import HintPool
-from jielong.web.limits import limit_repeated_logs
-from jielong.web.responses import JSONResponse
-from jielong.web.schema import DocumentedApp
-from jielong.web.security import PlayerIds, player_key
-from jielong.web.site import Site
-from jielong.web.winnable import WinnableDeals, WinnablePool
+from jielong.web.http import lifeline, ops, storage
+from jielong.web.http.fastbody import SERVER_DATABASE_THREADS, endpoint_threads
+from jielong.web.http.limits import limit_repeated_logs
+from jielong.web.http.responses import JSONResponse
+from jielong.web.http.security import PlayerIds, player_key
+from jielong.web.http.site import Site
+from jielong.web.routes import board as api_board
+from jielong.web.routes import catalogue as api_catalogue
+from jielong.web.routes import games as api_games
+from jielong.web.services import growth
+from jielong.web.services.costly import CostlyWork
+from jielong.web.services.daily import DailyDeals
+from jielong.web.services.hintgate import HintGate
+from jielong.web.services.hintpool import HintPool
+from jielong.web.services.winnable import WinnableDeals, WinnablePool
+from jielong.web.views import pages, pwa
+from jielong.web.views.schema import DocumentedApp
 
 STATIC_DIR = Path(__file__).with_name("static")
 
@@ -141,7 +136,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         lifespan=lifespan,
         docs_url="/docs" if settings.docs else None,
         redoc_url=None,
-        # the site keeps its own metrics (jielong.web.telemetry); the
+        # the site keeps its own metrics (jielong.web.http.telemetry); the
         # framework's tracing would cost a check on every request
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )

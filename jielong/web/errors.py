@@ -25,11 +25,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from jielong.engine.catalogue import check_deal_number, deal_limit, today_utc
 from jielong.engine.rules.variants import VARIANTS, get_variant
 from jielong.engine.shuffles import DealError
-from jielong.web.hintgate import HintRefused
-from jielong.web.hintpool import HintBusy, HintUnavailable
+from jielong.web.http.responses import JSONResponse
 from jielong.web.i18n import message, negotiate
-from jielong.web.patterns import deal_text, deal_text_pattern, matches
-from jielong.web.responses import JSONResponse
+from jielong.web.services.hintgate import HintRefused
+from jielong.web.services.hintpool import HintBusy, HintUnavailable
+from jielong.web.views.patterns import deal_text, deal_text_pattern, matches
 
 DAILY_RANGE_DAYS = 366
 """Daily deals are served for dates up to a year either side of today."""

@@ -13,8 +13,8 @@ import pytest
 from board_driver import expected_board, open_game, read_board, wait_board
 from conftest import PHONE, Server, screenshot
 
-from jielong.web import pwa
-from jielong.web.pages import catalogue
+from jielong.web.views import pwa
+from jielong.web.views.pages import catalogue
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -14,7 +14,7 @@ from jielong.engine.catalogue import CATALOGUE_SIZE, daily_deal, today_utc
 from jielong.engine.rules.variants import VARIANTS
 from jielong.web.i18n import LANGUAGES, sections
 from jielong.web.i18n import from_accept_language as accept_language
-from jielong.web.pages import catalogue
+from jielong.web.views.pages import catalogue
 
 I18N = Path(__file__).resolve().parents[2] / "jielong" / "web" / "i18n"
 

@@ -1,5 +1,5 @@
 // The service worker (served as /sw.js, with the three lists below filled in
-// by jielong.web.pwa). It keeps the app shell: the pages, each as last
+// by jielong.web.views.pwa). It keeps the app shell: the pages, each as last
 // fetched, and the static files of this version, so the site opens at once
 // and the table can show its last position offline. The game itself always
 // needs the server: nothing under /api/ is ever answered from here.

@@ -30,7 +30,7 @@ from jielong.engine.rules.core import Move
 from jielong.engine.rules.registry import Position
 from jielong.engine.solve.hints import compute_hint
 from jielong.engine.solve.result import Hint
-from jielong.web.lifeline import die_with_parent
+from jielong.web.http.lifeline import die_with_parent
 
 T = TypeVar("T")
 Args = TypeVarTuple("Args")

@@ -22,7 +22,7 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from jielong.engine.rules.variants import VARIANTS
 from jielong.web.i18n import catalogue, negotiate
 
-STATIC_DIR = Path(__file__).with_name("static")
+STATIC_DIR = Path(__file__).parent.parent / "static"
 WORKER_SOURCE = STATIC_DIR / "sw.js"
 SHELL_HEADER = "X-Shell-Version"
 THEME_COLOUR = "#1d5c3a"  # the table's felt, as the icons' background
@@ -111,5 +111,5 @@ def service_worker() -> Response:
 
 def install(app: FastAPI) -> None:
     """The manifest and the worker's routes (pages are marked with
-    :data:`SHELL_HEADER` by :mod:`jielong.web.site`)."""
+    :data:`SHELL_HEADER` by :mod:`jielong.web.http.site`)."""
     app.include_router(router)

@@ -15,9 +15,9 @@ from contextlib import contextmanager
 
 from fastapi import Request
 
-from jielong.web.daily import DailyDeals
 from jielong.web.errors import ApiError
-from jielong.web.limits import TokenBuckets, client_address
+from jielong.web.http.limits import TokenBuckets, client_address
+from jielong.web.services.daily import DailyDeals
 
 AT_ONCE = 2
 ADDRESS_BURST, ADDRESS_PER_SECOND = 20, 0.5

@@ -1,6 +1,6 @@
 """Endpoints for operators: ``/healthz`` (the process answers and its
 database is reachable, as JSON) and ``/metrics`` (Prometheus' text format;
-see :mod:`jielong.web.telemetry`)."""
+see :mod:`jielong.web.http.telemetry`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 
 from jielong.store import Store
-from jielong.web.telemetry import HINT_QUEUE
+from jielong.web.http.telemetry import HINT_QUEUE
 
 router = APIRouter(include_in_schema=False)
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"

@@ -17,18 +17,19 @@ from jielong.engine.rules.core import InvalidMoveError, Move, Pile, PositionPars
 from jielong.engine.rules.variants import VARIANTS, get_variant
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.store import GameRecord, StaleVersion, Store
-from jielong.web.answers import HintAnswer, answer
-from jielong.web.costly import costly, daily_deal_for
 from jielong.web.errors import ApiError, check_variant, deal_number, parse_date, pool_refusals
-from jielong.web.fastbody import JsonBodyRoute
-from jielong.web.gamestate import game_state, load_game, load_game_soon, store_of
-from jielong.web.growth import CreationLimit
-from jielong.web.hintgate import HintGate
-from jielong.web.hintpool import HintCancelled, HintPool
-from jielong.web.limits import client_address
-from jielong.web.patterns import deal_id_pattern, matches
-from jielong.web.responses import JSONResponse
-from jielong.web.schema import (
+from jielong.web.http.fastbody import JsonBodyRoute
+from jielong.web.http.limits import client_address
+from jielong.web.http.responses import JSONResponse
+from jielong.web.services.costly import costly, daily_deal_for
+from jielong.web.services.growth import CreationLimit
+from jielong.web.services.hintgate import HintGate
+from jielong.web.services.hintpool import HintCancelled, HintPool
+from jielong.web.services.winnable import WinnableDeals, WinnablePool
+from jielong.web.views.answers import HintAnswer, answer
+from jielong.web.views.gamestate import game_state, load_game, load_game_soon, store_of
+from jielong.web.views.patterns import deal_id_pattern, matches
+from jielong.web.views.schema import (
     ACTION_TYPES,
     MAX_DEAL_TEXT,
     MAX_POSITION_CHARS,
@@ -40,7 +41,6 @@ from jielong.web.schema import (
     error_responses,
     game_responses,
 )
-from jielong.web.winnable import WinnableDeals, WinnablePool
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -352,7 +352,7 @@ _added = router.routes[-1]
 if not isinstance(_added, JsonBodyRoute):
     raise TypeError(_added)
 ACTION_ROUTE: JsonBodyRoute = _added
-"""Dispatched straight from the site's request layer (:mod:`jielong.web.site`)."""
+"""Dispatched straight from the site's request layer (:mod:`jielong.web.http.site`)."""
 
 
 @router.post(

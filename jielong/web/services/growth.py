@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from jielong.store.tables import game_steps, games
-from jielong.web.limits import TokenBuckets
+from jielong.web.http.limits import TokenBuckets
 
 PLAYER_BURST, PLAYER_PER_SECOND = 60, 1.0
 ADDRESS_BURST, ADDRESS_PER_SECOND = 300, 5.0

@@ -19,11 +19,11 @@ from starlette.concurrency import run_in_threadpool
 from jielong.engine.catalogue import CATALOGUE_SIZE, today_utc
 from jielong.engine.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
-from jielong.web.daily import DailyDeals
-from jielong.web.homeview import MINI_DEFS, continue_banner, daily_state, mini_table
 from jielong.web.i18n import LANGUAGES, Section
-from jielong.web.pwa import THEME_COLOUR
-from jielong.web.statsview import player_stats, stats_body
+from jielong.web.services.daily import DailyDeals
+from jielong.web.views.homeview import MINI_DEFS, continue_banner, daily_state, mini_table
+from jielong.web.views.pwa import THEME_COLOUR
+from jielong.web.views.statsview import player_stats, stats_body
 
 router = APIRouter(include_in_schema=False)
 
@@ -102,7 +102,7 @@ def _settings(t: dict[str, str], langs: str) -> str:
     )
 
 
-JS_DIR = Path(__file__).with_name("static") / "js"
+JS_DIR = Path(__file__).parent.parent / "static" / "js"
 
 
 @cache

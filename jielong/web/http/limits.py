@@ -75,7 +75,7 @@ def error_body(scope: Scope, code: str, **params: Any) -> bytes:
 class BodyLimit:
     """413 ``body_too_large`` for a body over ``limit`` bytes, decided from the
     Content-Length before any of it is read, or while a chunked body streams.
-    An ASGI layer of its own, and the pieces of one for :mod:`jielong.web.site`,
+    An ASGI layer of its own, and the pieces of one for :mod:`jielong.web.http.site`,
     which scans the headers once for all its work."""
 
     def __init__(self, app: ASGIApp, *, limit: int = MAX_BODY_BYTES) -> None:

@@ -10,11 +10,11 @@ from starlette.concurrency import run_in_threadpool
 from jielong.engine.catalogue import CATALOGUE_SIZE, is_unsolvable
 from jielong.engine.rules.variants import VARIANTS
 from jielong.store import Store
-from jielong.web.answers import DailyAnswer, DealsAnswer, StatsAnswer, VariantsAnswer, answer
-from jielong.web.costly import daily_deal_for
 from jielong.web.errors import parse_date, variant_or_error
-from jielong.web.schema import VARIANT_IDS, error_responses
-from jielong.web.statsview import player_stats
+from jielong.web.services.costly import daily_deal_for
+from jielong.web.views.answers import DailyAnswer, DealsAnswer, StatsAnswer, VariantsAnswer, answer
+from jielong.web.views.schema import VARIANT_IDS, error_responses
+from jielong.web.views.statsview import player_stats
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
 

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from jielong.web.limits import TokenBuckets
+from jielong.web.http.limits import TokenBuckets
 
 PLAYER_IN_FLIGHT = 2
 ADDRESS_IN_FLIGHT = 6

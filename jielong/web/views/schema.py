@@ -5,7 +5,7 @@ The document must accept exactly what the API accepts, no more and no less:
 the create and act bodies are one-of unions (one kind of new game, one type
 of action) with only their own fields, deal numbers and ids within their
 variant's range, daily dates within the range served today.  The bodies are
-checked in the routes with the same patterns (:mod:`jielong.web.patterns`),
+checked in the routes with the same patterns (:mod:`jielong.web.views.patterns`),
 so that each refusal keeps its own code and message.
 """
 
@@ -21,7 +21,7 @@ from jielong.engine.catalogue import deal_limit, today_utc
 from jielong.engine.rules.variants import VARIANTS
 from jielong.session import MAX_RUN_STEPS
 from jielong.web.errors import daily_range
-from jielong.web.patterns import (
+from jielong.web.views.patterns import (
     GAME_ID_PATTERN,
     PILE_PATTERN,
     date_pattern,
@@ -278,7 +278,7 @@ def _document_bodies(doc: dict[str, Any], today: dt.date) -> None:
 
 class GameState(BaseModel):
     """A game as every game route answers it (the document's view of
-    :func:`jielong.web.gamestate.game_state`)."""
+    :func:`jielong.web.views.gamestate.game_state`)."""
 
     model_config = ConfigDict(extra="allow")
 

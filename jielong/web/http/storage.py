@@ -78,7 +78,7 @@ class Outage:
 
 
 def install(app: FastAPI) -> Outage:
-    """Answer storage failures with 503; :mod:`jielong.web.site` marks the
+    """Answer storage failures with 503; :mod:`jielong.web.http.site` marks the
     outage over at the first game answer (a 2xx from /api/games) after it."""
     outage = Outage()
 

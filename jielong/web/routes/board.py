@@ -13,13 +13,13 @@ from jielong.engine.solve import api, fcsolve
 from jielong.engine.solve.api import thoughtful
 from jielong.engine.solve.result import SolveResult
 from jielong.engine.textboard import position_text
-from jielong.web.answers import AnalysisAnswer, PositionAnswer, answer
 from jielong.web.errors import pool_refusals
-from jielong.web.gamestate import load_game, store_of
-from jielong.web.hintgate import HintGate
-from jielong.web.hintpool import HintPool
-from jielong.web.limits import client_address
-from jielong.web.schema import GameId, error_responses
+from jielong.web.http.limits import client_address
+from jielong.web.services.hintgate import HintGate
+from jielong.web.services.hintpool import HintPool
+from jielong.web.views.answers import AnalysisAnswer, PositionAnswer, answer
+from jielong.web.views.gamestate import load_game, store_of
+from jielong.web.views.schema import GameId, error_responses
 
 router = APIRouter(prefix="/api", tags=["games"])
 

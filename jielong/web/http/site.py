@@ -1,20 +1,20 @@
 """What every request goes through, in one pure-ASGI layer: one pass over
 its headers and one hook on its answer.
 
-* the body limit (:mod:`jielong.web.limits`): 413 before an oversized body
+* the body limit (:mod:`jielong.web.http.limits`): 413 before an oversized body
   is read;
 * the player id from the signed cookie, or a new one, and the security
-  headers (:mod:`jielong.web.security`); ``Cache-Control: no-store`` on the
-  API's answers; the shell version on pages (:mod:`jielong.web.pwa`);
+  headers (:mod:`jielong.web.http.security`); ``Cache-Control: no-store`` on the
+  API's answers; the shell version on pages (:mod:`jielong.web.views.pwa`);
 * the end of a storage outage seen in a game answer
-  (:mod:`jielong.web.storage`);
-* metrics and the access log (:mod:`jielong.web.telemetry`).
+  (:mod:`jielong.web.http.storage`);
+* metrics and the access log (:mod:`jielong.web.http.telemetry`).
 
 Each was a middleware of its own, each wrapping the answer again and parsing
 the headers again: with the router, they took about two fifths of a move's
 CPU in the app.
 
-The move route (:class:`~jielong.web.fastbody.JsonBodyRoute`) is also
+The move route (:class:`~jielong.web.http.fastbody.JsonBodyRoute`) is also
 dispatched from here, past the router and the framework's per-route
 layers: its answer is small JSON, sent as is (under :data:`GZIP_JSON_FROM`
 bytes it fits in the first round trip of a connection either way, and
@@ -37,12 +37,12 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jielong.web import telemetry
-from jielong.web.fastbody import JsonBodyRoute
-from jielong.web.limits import MAX_BODY_BYTES, BodyLimit
-from jielong.web.pwa import SHELL_HEADER, shell_version
-from jielong.web.security import PlayerIds, SiteHeaderValues
-from jielong.web.storage import Outage
+from jielong.web.http import telemetry
+from jielong.web.http.fastbody import JsonBodyRoute
+from jielong.web.http.limits import MAX_BODY_BYTES, BodyLimit
+from jielong.web.http.security import PlayerIds, SiteHeaderValues
+from jielong.web.http.storage import Outage
+from jielong.web.views.pwa import SHELL_HEADER, shell_version
 
 GZIP_JSON_FROM = 4096
 """A move's answer this large or larger is compressed when the client takes gzip."""

@@ -1,7 +1,7 @@
 """What an operator sees of the running site: Prometheus metrics and one JSON
 access-log line per request.
 
-Both are recorded by the site's one ASGI layer (:mod:`jielong.web.site`),
+Both are recorded by the site's one ASGI layer (:mod:`jielong.web.http.site`),
 outside the routes, so no route needs to know about them: requests and
 latencies by route template (never by path, so no game id becomes a label),
 games created and actions by what the request asked for, hints by kind and
@@ -29,7 +29,7 @@ import orjson
 from prometheus_client import Counter, Gauge, Histogram
 from starlette.types import Scope
 
-from jielong.web.api_games import Action
+from jielong.web.routes.games import Action
 
 access_log = logging.getLogger("jielong.access")
 INFO = logging.INFO

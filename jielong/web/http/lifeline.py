@@ -4,7 +4,7 @@ A server process killed outright (SIGKILL, the OOM killer) runs no clean-up:
 without this its worker processes would go on serving the port and a restart
 would find the address in use.  On Linux the kernel sends each child a signal
 when its parent dies (``prctl(PR_SET_PDEATHSIG)``); elsewhere the hint
-workers' own watch of their parent remains (:mod:`jielong.web.hintpool`).
+workers' own watch of their parent remains (:mod:`jielong.web.services.hintpool`).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from jielong.engine.rules.klondike import KlondikePosition
 from jielong.session import Session
 from jielong.store import GameRecord, Store
 from jielong.web.errors import ApiError
-from jielong.web.winnable import WinnableDeals
+from jielong.web.services.winnable import WinnableDeals
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 

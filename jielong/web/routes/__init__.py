@@ -1,0 +1,1 @@
+"""The API, one router per resource: games, boards, the deal catalogue."""

@@ -1,0 +1,2 @@
+"""What the site shows: a game as JSON, the pages, the statistics, the
+answers and the OpenAPI schema, the installable app."""
