@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from jielong.engine.rules.registry import rules_for
 from jielong.engine.solve.result import SolveResult
-from jielong.web.routes.board import analyse
+from jielong.play.answers import analyse
 
 BOARDS = Path(__file__).parent / "fixtures" / "boards"
 

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
+from jielong.play.view import position_json
 from jielong.session import Session
 from jielong.testing.processes import ServerProcess
-from jielong.web.views.gamestate import position_json
 
 ROUNDS = 25
 

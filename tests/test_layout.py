@@ -31,6 +31,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("jielong.engine.catalogue",),
     # a game being played
     ("jielong.session",),
+    # the game as the player sees it, on the server and in the browser's worker
+    ("jielong.play",),
     # persistence
     ("jielong.store",),
     # the site

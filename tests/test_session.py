@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jielong.engine.rules.core import Illegal, Move, Pile
+from jielong.play.view import state_json
 from jielong.session import ActionError, IllegalAction, Session, Step
-from jielong.web.views.gamestate import state_json
 
 T = [Pile("tableau", i) for i in range(8)]
 C = [Pile("cell", i) for i in range(4)]

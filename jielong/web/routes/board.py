@@ -7,12 +7,11 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
 from jielong.engine.rules.compact import encode
-from jielong.engine.rules.registry import Position, rules_for
+from jielong.engine.rules.registry import rules_for
 from jielong.engine.rules.variants import get_variant
-from jielong.engine.solve import api, fcsolve
 from jielong.engine.solve.api import thoughtful
-from jielong.engine.solve.result import SolveResult
 from jielong.engine.textboard import position_text
+from jielong.play.answers import analyse
 from jielong.web.errors import pool_refusals
 from jielong.web.http.limits import client_address
 from jielong.web.services.hintgate import HintGate
@@ -49,39 +48,6 @@ def position(game_id: GameId, request: Request) -> dict[str, object]:
         "pysol": position_text(session.rules, pos, "pysol"),
         "code": code,
         "link": f"/play/{variant}?position={code}",
-    }
-
-
-def _solver_json(r: SolveResult) -> dict[str, object]:
-    return {
-        "solver": r.solver,
-        "status": r.status,
-        "length": len(r.moves),
-        "seconds": round(r.seconds, 3),
-    }
-
-
-def analyse(variant_id: str, position: Position, seconds: float) -> dict[str, object]:
-    """Run in a worker: every installed solver's verdict on ``position``; the
-    shortest line found, or a proof that none exists."""
-    results = [api.solve(variant_id, position, max_seconds=seconds)]
-    if get_variant(variant_id).family == "freecell" and fcsolve.available():
-        results.append(api.solve(variant_id, position, max_seconds=seconds, solver="fcsolve"))
-    solved = [r for r in results if r.status == "solved"]
-    best = min(solved, key=lambda r: len(r.moves)) if solved else None
-    if best is not None:
-        status = "solved"
-    elif any(r.status == "unsolvable" for r in results):
-        status = "unsolvable"  # an exhaustive search: a proof
-    else:
-        status = "unknown"
-    moves = [] if best is None else [m.to_json() for m in best.moves]
-    return {
-        "status": status,
-        "length": len(moves),
-        "moves": moves,
-        "solver": None if best is None else best.solver,
-        "solvers": [_solver_json(r) for r in results],
     }
 
 

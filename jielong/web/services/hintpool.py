@@ -26,10 +26,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TypeVar, TypeVarTuple
 
-from jielong.engine.rules.core import Move
 from jielong.engine.rules.registry import Position
 from jielong.engine.solve.hints import compute_hint
 from jielong.engine.solve.result import Hint
+from jielong.play.answers import hint_json
 from jielong.web.http.lifeline import die_with_parent
 
 T = TypeVar("T")
@@ -47,9 +47,6 @@ MAX_WAIT_SECONDS = 25.0
 # How often a waiting request asks whether the game moved on elsewhere (another
 # server process may have taken the action).
 POLL_SECONDS = 0.5
-# Moves of the solver's line sent after the hint's own move (more when the line
-# starts with a longer run of stock clicks: the page counts them).
-LINE_PREVIEW = 20
 # How often a worker checks that the server process that started it lives.
 PARENT_CHECK_SECONDS = 1.0
 # Games whose last hint is remembered.
@@ -85,32 +82,6 @@ def compute(
         previous=previous,
         known_lost=known_lost,
     )
-
-
-def _preview(line: tuple[Move, ...]) -> tuple[Move, ...]:
-    """The start of ``line``: :data:`LINE_PREVIEW` moves, or its leading run
-    of stock clicks whole and the move after it (the page says "click the
-    stock n times, then ...")."""
-    clicks = 0
-    while clicks < len(line) and "stock" in (line[clicks].src.kind, line[clicks].dst.kind):
-        clicks += 1
-    return line[: max(LINE_PREVIEW, clicks + 1)]
-
-
-def hint_json(hint: Hint) -> dict[str, object]:
-    """The hint as JSON-ready data."""
-    return {
-        "kind": hint.kind,
-        "move": None if hint.move is None else hint.move.to_json(),
-        # the start of the line is enough to preview; a whole solution can
-        # run to hundreds of moves
-        "line": [m.to_json() for m in _preview(hint.line)],
-        # the single-card moves that carry a run "move" (see Hint.steps)
-        "steps": [m.to_json() for m in hint.steps],
-        "source": hint.source,
-        "win_chance": hint.win_chance,
-        "samples": hint.samples,
-    }
 
 
 def cpu_clock(wall_factor: float) -> Callable[[], float]:

@@ -11,101 +11,14 @@ import re
 
 from fastapi import Request
 
-from jielong.engine.cards import DECK
 from jielong.engine.catalogue import CATALOGUE_SIZE, is_unsolvable
-from jielong.engine.rules.freecell import FreeCellPosition
-from jielong.engine.rules.klondike import KlondikePosition
+from jielong.play.view import state_json
 from jielong.session import Session
 from jielong.store import GameRecord, Store
 from jielong.web.errors import ApiError
 from jielong.web.services.winnable import WinnableDeals
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
-
-
-# every card's code by its index: a board names some fifty cards per answer
-_CODES = tuple(card.code() for card in DECK)
-
-
-def position_json(position: KlondikePosition | FreeCellPosition) -> dict[str, object]:
-    """The position as the page draws it (Klondike: face-down cards counted,
-    the stock's cards unnamed)."""
-    codes = _CODES
-    founds = [None if t is None else codes[t] for t in position.foundations]
-    if isinstance(position, KlondikePosition):
-        return {
-            "tableau": [
-                {"down": h, "up": [codes[c] for c in pile[h:]]}
-                for pile, h in zip(position.tableau, position.hidden, strict=True)
-            ],
-            "foundations": founds,
-            "stock": len(position.stock),
-            "waste": [codes[c] for c in position.waste],
-        }
-    return {
-        "tableau": [{"down": 0, "up": [codes[c] for c in col]} for col in position.tableau],
-        "foundations": founds,
-        "cells": [None if c is None else codes[c] for c in position.cells],
-    }
-
-
-LONGEST_RUN = 13
-"""No run is longer than a king down to an ace: the limits shown stop there
-(an emptied board allows 1,280 cards by the formula)."""
-
-
-def _view(session: Session) -> dict[str, object]:
-    """What the state shows of the position alone, worked out once per undo
-    frame and kept on it (shared: read only)."""
-    top = session.top
-    if top.view is None:
-        pos = session.position
-        legal = session.legal_moves()
-        won = session.is_won()
-        limits = session.rules.run_limits(pos)
-        top.view = {
-            "position": position_json(pos),
-            "moves": [m.to_json() for m in legal],
-            "limits": None
-            if limits is None
-            else {"to_card": min(limits[0], LONGEST_RUN), "to_empty": min(limits[1], LONGEST_RUN)},
-            "recycles": pos.recycles if isinstance(pos, KlondikePosition) else 0,
-            "foundation_cards": pos.foundation_count(),
-            "won": won,
-            "no_legal_move": not won and not legal,
-            "autocomplete": session.autocomplete_available(),
-            "autocollect": not won and session.autocollect_available(),
-        }
-    return top.view
-
-
-def state_json(session: Session, now: int | None = None) -> dict[str, object]:
-    """The game as the HTTP contract shows it (without id and version)."""
-    view = _view(session)
-    return {
-        "variant": session.variant.id,
-        "deal": session.deal,
-        "deal_id": None if session.deal is None else f"{session.variant.id}-{session.deal}",
-        "daily": None if session.daily is None else session.daily.isoformat(),
-        "position": view["position"],
-        "moves": view["moves"],
-        "limits": view["limits"],
-        "counters": {
-            "moves": session.moves_count,
-            "recycles": view["recycles"],
-            "foundation_cards": view["foundation_cards"],
-            "elapsed_ms": session.elapsed(now),
-            "clock_running": session.clock_running,
-        },
-        "flags": {
-            "won": view["won"],
-            "no_legal_move": view["no_legal_move"],
-            "autocomplete": view["autocomplete"],
-            "autocollect": view["autocollect"],
-            "can_undo": session.top.below is not None,
-        },
-        "last": session.last,
-    }
 
 
 def known_winnable(request: Request, session: Session) -> bool:
