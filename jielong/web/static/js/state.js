@@ -30,10 +30,11 @@ export function destinations(game, from, count) {
 // What one click on a source does: "send" a move at once when there is exactly
 // one place to go, else "select". All empty free cells count as one place, and
 // so do the foundations (only an ace has more than one, the empty ones); in
-// FreeCell a card that can go home goes home.
+// FreeCell a card that can go home goes home, and in Klondike an ace does
+// (home is never a worse place for it than on a 2).
 export function clickPlan(game, from, count, family) {
   const dests = destinations(game, from, count);
-  if (family === "freecell") {
+  if (family === "freecell" || (count === 1 && isAce(game, from))) {
     const home = dests.find((d) => d.startsWith("foundation:"));
     if (home) return { kind: "send", move: { from, to: home, count } };
   }
@@ -47,6 +48,10 @@ export function clickPlan(game, from, count, family) {
     return { kind: "send", move: { from, to, count } };
   }
   return { kind: "select", selection: { pile: from, count }, dests };
+}
+
+function isAce(game, from) {
+  return game.position ? faceUp(game, from).at(-1)?.[0] === "A" : false;
 }
 
 // Where a card goes home, when the list offers it a foundation.

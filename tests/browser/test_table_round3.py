@@ -1,0 +1,45 @@
+"""The table, round 3: an ace home on one tap, long columns that squeeze
+their fan before the cards shrink, honest statistics, words for touch
+screens, and the offline and dark looks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from board_driver import card_selector, open_game, read_board, tap, wait_board
+from conftest import Server
+
+pytestmark = pytest.mark.browser
+
+# Klondike draw 1: the ace of hearts may go home or onto the two of spades.
+ACE_OR_TWO = """Stock: KS QS JS TS 9S 8S 7S 6S 5S 4S 3S KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
+Waste: AS
+Foundations: KC KD
+: | AH
+: | 2S
+: |
+: |
+: |
+: |
+: |
+"""
+
+
+def custom_game(page: Any, server: Server, variant: str, position: str) -> str:
+    status, state = server.api("POST", "/api/games", {"variant": variant, "position": position})
+    assert status == 201, state
+    return open_game(page, f"/play/{variant}?game={state['id']}")
+
+
+def test_an_ace_goes_home_on_one_tap(page: Any, server: Server, device: str) -> None:
+    gid = custom_game(page, server, "klondike-1", ACE_OR_TWO)
+    tap(page, device, card_selector("tableau:0", "AH"))
+    wait_board(page, 2, gid)
+    board = read_board(page)
+    assert "AH" in board["foundations"]
+    assert board["tableau"][0]["up"] == [] and board["tableau"][1]["up"] == ["2S"]
+    # the waste's ace too
+    tap(page, device, card_selector("waste", "AS"))
+    wait_board(page, 3, gid)
+    assert "AS" in read_board(page)["foundations"]
