@@ -34,7 +34,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from jielong.engine.catalogue import unsolvable_deals  # noqa: E402
 from jielong.engine.rules.registry import rules_for  # noqa: E402
-from jielong.engine.solve import fcsolve, hints  # noqa: E402
+from jielong.engine.solve import fcsolve, freecell_hint  # noqa: E402
 from jielong.engine.solve import freecell as own  # noqa: E402
 
 
@@ -127,7 +127,7 @@ def hint_latency(variant: str, count: int, deadline: float, seed: int) -> None:
         kinds: dict[str, int] = {}
         for pos in positions:
             t, w = time.process_time(), time.perf_counter()
-            hint = hints.freecell_hint(rules, pos, deadline, use_fcsolve=use_fc)
+            hint = freecell_hint.freecell_hint(rules, pos, deadline, use_fcsolve=use_fc)
             cpu.append(time.process_time() - t)
             wall.append(time.perf_counter() - w)
             kinds[hint.kind] = kinds.get(hint.kind, 0) + 1

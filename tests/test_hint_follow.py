@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from jielong.engine.cards import Card
 from jielong.engine.catalogue import is_unsolvable
 from jielong.engine.rules.registry import rules_for
-from jielong.engine.solve import fcsolve, freecell, hints
+from jielong.engine.solve import fcsolve, freecell, freecell_hint, hints
 from jielong.engine.solve import klondike_sample as sample
 from jielong.engine.solve.klondike_state import from_position
 from jielong.engine.solve.result import Hint
@@ -69,7 +69,7 @@ def test_a_fresh_hint_never_goes_back_to_a_seen_position() -> None:
     assert hint.kind == "solver" and hint.move is not None
     assert session.rules.play(session.position, hint.move) != back
     # an undoing move would be the only heuristic one too
-    heuristic = hints.heuristic_move(session.rules, session.position, frozenset([back]))
+    heuristic = freecell_hint.heuristic_move(session.rules, session.position, frozenset([back]))
     assert heuristic.move is not None
     assert session.rules.play(session.position, heuristic.move) != back
 
@@ -148,17 +148,17 @@ def test_a_heuristic_move_keeps_a_winnable_game_winnable() -> None:
     move = rules.legal_moves(pos)
     by = {str(m): m for m in move}
     # the queen can go back on her king; the nine cannot go back on the two
-    assert hints.keeps_the_game(rules, pos, by["tableau:0>cell:0"])
-    assert not hints.keeps_the_game(rules, pos, by["tableau:1>cell:0"])
+    assert freecell_hint.keeps_the_game(rules, pos, by["tableau:0>cell:0"])
+    assert not freecell_hint.keeps_the_game(rules, pos, by["tableau:1>cell:0"])
     # the five of hearts home: the black fours may still want it (3C is home, 4C not)
-    assert not hints.keeps_the_game(rules, pos, by["tableau:2>foundation:0"])
+    assert not freecell_hint.keeps_the_game(rules, pos, by["tableau:2>foundation:0"])
     safe = _fc(["KS QH", "2C 9D", "5H", "5D"], "4H 4C - 4S")
-    assert hints.keeps_the_game(
+    assert freecell_hint.keeps_the_game(
         rules, safe, next(m for m in rules.legal_moves(safe) if str(m) == "tableau:2>foundation:0")
     )
     # a move into the free cell that cannot be taken back is the last choice
-    heuristic = hints.heuristic_move(rules, pos)
-    assert heuristic.move is not None and hints.keeps_the_game(rules, pos, heuristic.move)
+    heuristic = freecell_hint.heuristic_move(rules, pos)
+    assert heuristic.move is not None and freecell_hint.keeps_the_game(rules, pos, heuristic.move)
 
 
 @pytest.mark.parametrize("variant", ["freecell", "klondike-3"])

@@ -10,7 +10,7 @@ from solver_checks import CARRY, CARRY_STEPS, assert_wins, playout
 
 from jielong.engine.rules.core import Move, tableau
 from jielong.engine.rules.registry import rules_for
-from jielong.engine.solve import fcsolve, freecell, hints
+from jielong.engine.solve import fcsolve, freecell, freecell_hint, hints
 from jielong.engine.solve.result import SolveResult
 
 
@@ -22,7 +22,7 @@ def test_hint_moves_are_legal(variant: str, use_fcsolve: bool) -> None:
     rules = rules_for(variant)
     for seed in range(5):
         position = playout(rules, 40 + seed, 15, seed, calm=True)
-        hint = hints.freecell_hint(rules, position, 5.0, use_fcsolve=use_fcsolve)
+        hint = freecell_hint.freecell_hint(rules, position, 5.0, use_fcsolve=use_fcsolve)
         if hint.kind == "solver" and hint.steps:
             # a run longer than the hand may move, played by its steps
             assert variant == "kongdang" and hint.move not in rules.legal_moves(position)
@@ -53,11 +53,11 @@ def test_compute_hint_from_a_deal() -> None:
 def test_unsolvable_only_when_proven() -> None:
     rules = rules_for("freecell")
     # too little time for a proof: a plausible move, never "unsolvable"
-    hint = hints.freecell_hint(rules, rules.deal(11982), 0.0, use_fcsolve=False)
+    hint = freecell_hint.freecell_hint(rules, rules.deal(11982), 0.0, use_fcsolve=False)
     assert hint.kind == "heuristic"
     assert hint.move in rules.legal_moves(rules.deal(11982))
     # time enough for the proof even on a busy machine
-    proven = hints.freecell_hint(rules, rules.deal(11982), 600.0, use_fcsolve=False)
+    proven = freecell_hint.freecell_hint(rules, rules.deal(11982), 600.0, use_fcsolve=False)
     assert proven.kind == "unsolvable" and proven.move is None
 
 
@@ -76,7 +76,7 @@ def test_heuristic_move_is_legal() -> None:
     rules = rules_for("kongdang")
     for seed in range(5):
         position = playout(rules, 90 + seed, 10, seed)
-        hint = hints.heuristic_move(rules, position)
+        hint = freecell_hint.heuristic_move(rules, position)
         if rules.legal_moves(position):
             assert hint.kind == "heuristic" and hint.move in rules.legal_moves(position)
         else:
@@ -126,8 +126,8 @@ def test_a_line_that_starts_with_a_carried_run_is_hinted_as_the_run(variant: str
     rules: Any = rules_for(variant)
     position, line = carry_line(rules)
     run = Move(tableau(0), tableau(1), 4)
-    assert hints.leading_run(rules, position, line) == (run, 9)
-    hint = hints._from_result(rules, position, SolveResult("solved", line, solver="test"))
+    assert freecell_hint.leading_run(rules, position, line) == (run, 9)
+    hint = freecell_hint.from_result(rules, position, SolveResult("solved", line, solver="test"))
     assert (hint.kind, hint.move, hint.line) == ("solver", run, line[9:])
     if variant == "freecell":
         # (0 + 1) * 2^2 = 4 cards: the hand may move it at once
@@ -141,10 +141,15 @@ def test_lines_that_carry_no_run_keep_their_first_move() -> None:
     rules: Any = rules_for("kongdang")
     position, line = carry_line(rules)
     # on the way, 7♣ 6♦ alone went into column 4: a run of two the hand may move
-    assert hints.leading_run(rules, position, line[:6]) == (Move(tableau(0), tableau(3), 2), 3)
-    assert hints.leading_run(rules, position, line[:2]) is None
+    assert freecell_hint.leading_run(rules, position, line[:6]) == (
+        Move(tableau(0), tableau(3), 2),
+        3,
+    )
+    assert freecell_hint.leading_run(rules, position, line[:2]) is None
     # a card home first: no run can match any more
     home = next(m for m in rules.legal_moves(position) if m.dst.kind == "foundation")
-    assert hints.leading_run(rules, position, (home, *line)) is None
-    hint = hints._from_result(rules, position, SolveResult("solved", line[:2], solver="test"))
+    assert freecell_hint.leading_run(rules, position, (home, *line)) is None
+    hint = freecell_hint.from_result(
+        rules, position, SolveResult("solved", line[:2], solver="test")
+    )
     assert (hint.move, hint.line, hint.steps) == (line[0], line[1:2], ())

@@ -1,12 +1,9 @@
-"""The hint policy: a real solver within a deadline, else a plausible move.
+"""The hint policy of both families: a real solver within a deadline, else a
+plausible move.
 
-FreeCell: Freecell Solver first when it is installed, then the own solver with
-the time left; when neither answers in time, a heuristic move.  ``unsolvable``
-comes only from an exhaustive search, ``none`` when there is no legal move.
-Solvers answer in single-card moves; a line that starts by carrying a run
-through free cells and empty columns is hinted as that run (a move the hand
-may make, or, in a variant whose hint plays on a second click, a run played
-by its steps).  Klondike hints come from :func:`jielong.engine.solve.klondike.hint`.
+Each family has its own hint: FreeCell's in
+:mod:`jielong.engine.solve.freecell_hint`, Klondike's in
+:mod:`jielong.engine.solve.klondike_hint`.  What they share is here.
 
 A hint goes on with its line: when the position lies on the line the previous
 hint of the game computed (the player followed it), the next hint is that
@@ -26,244 +23,28 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from jielong.engine.cards import Card
 from jielong.engine.rules.core import Move, Rules
-from jielong.engine.rules.freecell import FreeCell, FreeCellPosition, ordered_run_length
+from jielong.engine.rules.freecell import FreeCell, FreeCellPosition
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.rules.registry import Position, rules_for
 from jielong.engine.rules.variants import get_variant
-from jielong.engine.solve import freecell as own
 from jielong.engine.solve import klondike
+from jielong.engine.solve.freecell_hint import freecell_hint, from_result
 from jielong.engine.solve.result import Hint, SolveResult
 
 P = TypeVar("P")
 K = TypeVar("K")
-
-FCSOLVE_SHARE = 0.4
-"""Part of the deadline given to Freecell Solver before the own solver runs."""
-
-
-OWN_AFTER_FCSOLVE = 0.3
-"""Seconds at most the own solver gets to find a shorter line once Freecell
-Solver has found one."""
 
 KLONDIKE_SECONDS = 1.0
 """The longest a Klondike hint takes, whatever the server's deadline: its
 sampling mostly ends on its own count of deals well before; the cap keeps
 the slow ones within a second."""
 
-RUN_SCAN = 64
-"""How many moves at the start of a solver's line are searched for a run."""
-
-
-def leading_run(
-    rules: FreeCell, position: FreeCellPosition, line: tuple[Move, ...]
-) -> tuple[Move, int] | None:
-    """When ``line`` starts by carrying a run of two or more cards from one
-    column onto another (one card at a time, through free cells and empty
-    columns, everything else as it was), that run as one move and how many
-    of the line's moves carry it: the longest such run, since carrying a
-    long run carries shorter ones on the way."""
-    if len(line) < 3 or line[0].src.kind != "tableau":
-        return None
-    a = line[0].src.index
-    size = len(position.tableau[a])
-    longest = ordered_run_length(position.tableau[a])
-    found = None
-    pos = position
-    for used, move in enumerate(line[:RUN_SCAN], start=1):
-        if move.count != 1 or move.dst.kind == "foundation":
-            break  # a card gone home never comes back: no run can match after it
-        pos = rules.play(pos, move)
-        if used < 3 or move.dst.kind != "tableau" or move.dst.index == a:
-            continue
-        n = size - len(pos.tableau[a])  # the only run that can have left column a
-        if 2 <= n <= longest:
-            run = Move(line[0].src, move.dst, n)
-            if pos == rules.play(position, run):
-                found = run, used
-    return found
-
-
-def _from_result(rules: FreeCell, position: FreeCellPosition, result: SolveResult) -> Hint | None:
-    if result.status == "solved" and result.moves:
-        found = leading_run(rules, position, result.moves)
-        if found is not None:
-            run, used = found
-            rest = result.moves[used:]
-            if run in rules.legal_moves(position):
-                return Hint("solver", run, rest, result.solver, win_chance=1.0)
-            if rules.variant.hint_plays_on_second_click:
-                # longer than the hand may move: played by its steps
-                steps = result.moves[:used]
-                return Hint("solver", run, rest, result.solver, steps=steps, win_chance=1.0)
-        return Hint("solver", result.moves[0], result.moves[1:], result.solver, win_chance=1.0)
-    if result.status == "unsolvable":
-        return Hint("unsolvable", None, (), result.solver, win_chance=0.0)
-    return None
-
-
-def keeps_the_game(rules: FreeCell, position: FreeCellPosition, move: Move) -> bool:
-    """Whether ``move`` cannot turn a winnable position into a lost one: it
-    can be taken back at once, or it sends home a card no other card needs
-    to be laid on (both of the other colour's foundations at least as high)."""
-    after = rules.play(position, move)
-    if move.dst.kind == "foundation":
-        card = rules.moving_card(position, move)
-        rank = Card(card).rank
-        if rank <= 2:
-            return True
-        red = Card(card).is_red
-        heights = [0 if top is None else Card(top).rank for top in after.foundations]
-        other = [
-            h
-            for top, h in zip(after.foundations, heights, strict=True)
-            if top is not None and Card(top).is_red != red
-        ]
-        return len(other) == 2 and min(other) >= rank - 1
-    back = rules.explain(after, Move(move.dst, move.src, move.count))
-    return back is None and rules.play(after, Move(move.dst, move.src, move.count)) == position
-
-
-def heuristic_move(
-    rules: FreeCell,
-    position: FreeCellPosition,
-    seen: frozenset[FreeCellPosition] = frozenset(),
-    never: frozenset[FreeCellPosition] = frozenset(),
-) -> Hint:
-    """The legal move whose result the search's heuristic likes best, among
-    those that bring back no position in ``seen`` and keep a winnable game
-    winnable (:func:`keeps_the_game`) when there are any; never one that
-    leads to a position in ``never``."""
-    legal = rules.legal_moves(position)
-    if not legal:
-        return Hint("none")
-    best = None
-    best_score = (False, False, 0)
-    for move in legal:
-        if move.src.kind == "cell" and move.dst.kind == "cell":
-            continue
-        after = rules.play(position, move)
-        if after in never:
-            continue
-        cols, cells, found = own.initial_state(after)
-        score = (
-            after in seen,
-            not keeps_the_game(rules, position, move),
-            own.estimate(cols, cells, found),
-        )
-        if best is None or score < best_score:
-            best, best_score = move, score
-    if best is None:
-        return Hint("exhausted")
-    return Hint("heuristic", best, (), "heuristic")
-
-
-def _after(rules: FreeCell, position: FreeCellPosition, hint: Hint) -> FreeCellPosition:
-    """The position a FreeCell hint's move leads to."""
-    assert hint.move is not None
-    after: FreeCellPosition = (
-        play_all(rules, position, hint.steps) if hint.steps else rules.play(position, hint.move)
-    )
-    return after
-
 
 def play_all(rules: Rules[P], position: P, moves: tuple[Move, ...]) -> P:
     for move in moves:
         position = rules.play(position, move)
     return position
-
-
-def _solver_lines(
-    rules: FreeCell, position: FreeCellPosition, deadline: float, use_fcsolve: bool
-) -> list[SolveResult]:
-    """What the solvers answer before ``deadline`` (a monotonic time): Freecell
-    Solver with part of the time, then the own solver with the rest, or, when
-    Freecell Solver found a line, briefly, to look for a shorter one."""
-    found: list[SolveResult] = []
-    if use_fcsolve:
-        from jielong.engine.solve import fcsolve
-
-        if fcsolve.available():
-            left = deadline - time.monotonic()
-            found.append(fcsolve.solve(rules, position, max_seconds=left * FCSOLVE_SHARE))
-    left = deadline - time.monotonic()
-    if found and found[0].status != "unknown":
-        if found[0].status == "unsolvable":
-            return found  # an exhaustive search's proof
-        left = min(left, OWN_AFTER_FCSOLVE)
-    if left > 0:
-        found.append(own.solve(rules, position, max_seconds=left))
-    return found
-
-
-def _fresh_hint(
-    rules: FreeCell,
-    position: FreeCellPosition,
-    deadline: float,
-    use_fcsolve: bool,
-) -> Hint | None:
-    """A solver's hint: the shorter line when both solvers found one, else
-    a proof, else ``None``."""
-    results = _solver_lines(rules, position, deadline, use_fcsolve)
-    solved = [r for r in results if r.status == "solved"]
-    if solved:
-        best = min(solved, key=lambda r: len(r.moves))
-        return _from_result(rules, position, best)
-    for r in results:
-        if r.status == "unsolvable":
-            return _from_result(rules, position, r)
-    return None
-
-
-def _avoiding_seen(
-    rules: FreeCell,
-    position: FreeCellPosition,
-    deadline: float,
-    seen: frozenset[FreeCellPosition],
-) -> Hint | None:
-    """A solver's line through a move to a position the game has not been
-    in: each such move in the heuristic's order, the own solver on the
-    position it leads to, with a share of the time left."""
-    children = []
-    for move in rules.legal_moves(position):
-        after = rules.play(position, move)
-        if after in seen:
-            continue
-        cols, cells, found = own.initial_state(after)
-        children.append((own.estimate(cols, cells, found), move, after))
-    children.sort(key=lambda c: c[0])
-    for n, (_, move, after) in enumerate(children):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        result = own.solve(rules, after, max_seconds=left / min(2, len(children) - n))
-        if result.status == "solved":
-            return Hint("solver", move, result.moves, result.solver, win_chance=1.0)
-    return None
-
-
-def freecell_hint(
-    rules: FreeCell,
-    position: FreeCellPosition,
-    deadline_seconds: float,
-    *,
-    use_fcsolve: bool = True,
-    seen: frozenset[FreeCellPosition] = frozenset(),
-    never: frozenset[FreeCellPosition] = frozenset(),
-) -> Hint:
-    """A fresh hint (no line to go on with): a solver's line whose first
-    move does not bring back a position in ``seen``, a proof, or a
-    heuristic move (never one to a position in ``never``)."""
-    deadline = time.monotonic() + deadline_seconds
-    if not rules.legal_moves(position):
-        return Hint("none")
-    hint = _fresh_hint(rules, position, deadline, use_fcsolve)
-    if hint is not None and hint.move is not None and _after(rules, position, hint) in seen:
-        hint = _avoiding_seen(rules, position, deadline, seen)
-    if hint is not None:
-        return hint
-    return heuristic_move(rules, position, seen, never)
 
 
 def full_line(family: str, hint: Hint) -> tuple[Move, ...]:
@@ -297,7 +78,7 @@ def continue_line(
     if family == "klondike":
         return Hint("solver", rest[0], rest, hint.source, win_chance=1.0)
     assert isinstance(rules, FreeCell) and isinstance(position, FreeCellPosition)
-    return _from_result(rules, position, SolveResult("solved", rest, solver=hint.source))
+    return from_result(rules, position, SolveResult("solved", rest, solver=hint.source))
 
 
 def circle_key(family: str, position: Position) -> Position:
@@ -317,11 +98,11 @@ def compute_hint(
     seen: tuple[Position, ...] = (),
     previous: tuple[Position, Hint] | None = None,
     known_lost: bool = False,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
 ) -> Hint:
     """A hint for ``position`` of ``variant_id``, answered within about
-    ``deadline_seconds`` (Klondike: as ``clock`` counts them, wall time by
-    default).  ``seen``: the positions the game has been in;
+    ``deadline_seconds`` (Klondike: as ``clock`` counts them, this process's
+    CPU time by default).  ``seen``: the positions the game has been in;
     ``previous``: the position of the game's last hint and that hint, to go
     on with its line; ``known_lost``: the game started from a deal proven
     unsolvable."""
