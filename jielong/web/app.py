@@ -34,6 +34,8 @@ from jielong.web.http.security import PlayerIds, player_key
 from jielong.web.http.site import Site
 from jielong.web.routes import board as api_board
 from jielong.web.routes import catalogue as api_catalogue
+from jielong.web.routes import device as api_device
+from jielong.web.routes import engine as engine_files
 from jielong.web.routes import games as api_games
 from jielong.web.services import growth
 from jielong.web.services.costly import CostlyWork
@@ -174,6 +176,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.include_router(api_games.router)
     app.include_router(api_board.router)
     app.include_router(api_catalogue.router)
+    app.include_router(api_device.router)
+    app.include_router(engine_files.router)
     app.include_router(pages.router)
     if STATIC_DIR.is_dir():
         app.mount("/static", CachedStatic(directory=STATIC_DIR), name="static")

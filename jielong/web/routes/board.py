@@ -63,7 +63,12 @@ async def analysis(game_id: GameId, request: Request) -> dict[str, object]:
     record = await run_in_threadpool(load_game, store, game_id)
     session = record.session
     pos, variant = session.position, session.variant.id
-    head = {"version": record.version, "thoughtful": thoughtful(pos), "seconds": ANALYSIS_SECONDS}
+    head = {
+        "version": record.version,
+        "thoughtful": thoughtful(pos),
+        "seconds": ANALYSIS_SECONDS,
+        "computed": "server",
+    }
     if rules_for(variant).is_won(pos):
         return {**head, "status": "solved", "length": 0, "moves": [], "solver": None, "solvers": []}
     pool: HintPool = request.app.state.hints

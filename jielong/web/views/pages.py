@@ -97,6 +97,8 @@ def _settings(t: dict[str, str], langs: str) -> str:
         f"<form><fieldset><legend>{escape(t['settings.theme'])}</legend>{themes}</fieldset>"
         f"{choice('checkbox', 'fourColour', '', 'settings.fourColour')}"
         f"{choice('checkbox', 'large', '', 'settings.large')}"
+        f'<label><input type="checkbox" id="device-only" name="deviceOnly">'
+        f" {escape(t['settings.deviceOnly'])}</label>"
         f'<div class="lang-choice"><p>{escape(t["nav.lang"])}</p>{langs}</div>'
         f'<button type="button" data-close>{escape(t["action.close"])}</button></form></div>'
     )

@@ -2,7 +2,7 @@
 // line: next, previous, play to here. Each step is a real move or undo sent
 // to the server, so only a game started from a position is stepped through
 // (it never counts in the statistics); a dealt game is first copied into one.
-import { call } from "./api.js";
+import { api, call } from "./api.js";
 import { act, adopt, request } from "./controller.js";
 import * as demo from "./demo.js";
 import { pileName, t, variant } from "./i18n.js";
@@ -142,7 +142,7 @@ export function attachAnalysis(dialogShown, openDialog) {
     run.setAttribute("aria-busy", "true");
     verdict.textContent = "";
     delete verdict.dataset.status;
-    const res = await request(call("GET", `/api/games/${encodeURIComponent(game.id)}/analysis`));
+    const res = await request(api.analysis(game.id, game.version));
     busy = false;
     run.removeAttribute("aria-busy");
     if (!res) return paint();

@@ -1,5 +1,12 @@
 // Thin fetch wrapper: every answer comes back as {status, body}; only a
-// network failure (or an abort) throws.
+// network failure (or an abort) throws. Hints and analyses are asked of the
+// engine on this device first (engine/), and of the server only when the
+// device has no engine yet (or at all), or when its search ran out without
+// an answer; with "solve on this device only" never. Each answer says where
+// it was computed (`computed`: device or server).
+import { ask, deviceOnly, engineReady, whenReady } from "./engine/client.js";
+import { hold, isDeviceGame } from "./engine/device.js";
+
 export async function call(method, path, data, signal) {
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin", signal };
   if (data !== undefined) {
@@ -16,12 +23,48 @@ export async function call(method, path, data, signal) {
   return { status: response.status, body };
 }
 
+// A hint that names a move, or a verdict that no move helps.
+function answered(body) {
+  return body && body.kind !== "heuristic" && body.kind !== "none" && (body.move || ["no_progress", "unsolvable", "exhausted"].includes(body.kind));
+}
+
+function aborted() {
+  return new DOMException("the game moved on", "AbortError");
+}
+
+const UNANSWERED = { status: 503, body: { error: { code: "device_unanswered" }, computed: "device" } };
+
+// `op` on the device when it can; `remote` on the server otherwise.
+async function local(op, id, version, signal, good, remote) {
+  const onlyHere = deviceOnly() || isDeviceGame(id);
+  if (onlyHere) await whenReady();
+  if (engineReady() && (await hold({ id, version }))) {
+    const res = await ask(op, { id, version }).catch(() => null);
+    if (signal?.aborted) throw aborted();
+    if (res?.status === 200 && good(res.body)) return res;
+    if (onlyHere) return res?.status === 200 ? { ...res, unanswered: true } : UNANSWERED;
+  } else if (onlyHere) {
+    return UNANSWERED;
+  }
+  return remote();
+}
+
+function hint(id, version, signal) {
+  const path = `/api/games/${encodeURIComponent(id)}/hint`;
+  return local("hint", id, version, signal, answered, () => call("POST", path, { version }, signal));
+}
+
+function analysis(id, version) {
+  const path = `/api/games/${encodeURIComponent(id)}/analysis`;
+  return local("analysis", id, version, null, (b) => b.status !== "unknown", () => call("GET", path));
+}
+
 export const api = {
   create: (data) => call("POST", "/api/games", data),
   get: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
   act: (id, data) => call("POST", `/api/games/${encodeURIComponent(id)}/actions`, data),
   clock: (id, running) => call("POST", `/api/games/${encodeURIComponent(id)}/clock`, { running }),
-  hint: (id, version, signal) =>
-    call("POST", `/api/games/${encodeURIComponent(id)}/hint`, { version }, signal),
+  hint,
+  analysis,
   deals: (variant, start, count) => call("GET", `/api/deals/${variant}?start=${start}&count=${count}`),
 };

@@ -1,11 +1,14 @@
 // The table's controller: loads the game, turns what the player asks for into
-// actions, and adopts the server's answers. No rules here: what may be played
-// comes from the server's `moves`.
+// actions, and adopts the answers: the server's, or the engine's on this
+// device while the server cannot be reached (engine/device.js). No rules
+// here: what may be played comes from the answer's `moves`.
 import { api } from "./api.js";
+import { start as startEngine, whenReady } from "./engine/client.js";
+import * as device from "./engine/device.js";
 import { ask } from "./confirm.js";
 import { cardName, t, variant } from "./i18n.js";
 import { snapBack } from "./input.js";
-import { lastState, reached, remember, unreachable } from "./offline.js";
+import { lastState, onDevice, reached, remember, unreachable } from "./offline.js";
 import { RunOverlay, faceUpBox } from "./overlay.js";
 import { $, board, panelShown, schedule, showProblem, toast } from "./paint.js";
 import { ghost, motionAllowed } from "./render.js";
@@ -98,6 +101,29 @@ export function adopt(state, animate = true) {
   rememberUrl(state, Boolean(old && old.id !== state.id));
   remember(state);
   reproject(animate && changed);
+  // the engine on this device keeps the game too, for hints and for play
+  // without the network
+  if (changed && !here.has(state.id)) mirror(() => device.hold(state));
+}
+
+// The worker's copy follows the server's answers one at a time, in order.
+let mirrorChain = Promise.resolve();
+function mirror(work) {
+  mirrorChain = mirrorChain.then(work).catch(() => {});
+  return mirrorChain;
+}
+
+// Games whose actions are played on the device until the server has them.
+const here = new Set();
+
+async function playHere(game, data) {
+  await mirrorChain;
+  const res = await device.playHere(game, data);
+  if (res) {
+    here.add(game.id);
+    onDevice();
+  }
+  return res;
 }
 
 function dropQueue() {
@@ -116,18 +142,56 @@ export async function request(promise) {
   }
 }
 
-// Offline with no game on the table: the last position this browser was
-// sent, on screen as it was (every move waits for the server anyway).
-function showKept(id) {
+// Offline with no game on the table: the game as this device keeps it,
+// played on by the engine here; without an engine, the last position this
+// browser was sent, on screen as it was.
+async function showKept(id) {
+  startEngine();
+  const state = id ? await keptHere(id) : null;
+  if (state) {
+    onDevice();
+    return adopt(state, false);
+  }
   const kept = lastState(id);
   if (kept) adopt(kept, false);
   else showProblem(t("offline.needsServer"));
 }
 
-// Back online: the game as the server has it now.
+// The games played on this device while the server was away go to it, one
+// by one; the one on the table is adopted as the server has it now.
+let syncing = false;
+export async function syncDevice() {
+  if (syncing) return;
+  syncing = true;
+  try {
+    for (const entry of await device.allKept()) {
+      if (!entry.pending.length && !device.isDeviceGame(entry.id)) continue;
+      const done = await device.syncOne(entry);
+      if (!done) break; // still away
+      here.delete(entry.id);
+      reached();
+      const onTable = table.confirmed?.id === entry.id;
+      if (done.refused) {
+        if (onTable || done.state) toast(done.message ? t("sync.refused", { reason: done.message }) : t("sync.refusedPlain"));
+        if (onTable && done.state) adopt(done.state, false);
+        else if (onTable) newGame({});
+      } else if (onTable && done.state) {
+        dropQueue();
+        adopt(done.state, false);
+      }
+    }
+  } finally {
+    syncing = false;
+  }
+}
+
+// Back online: the device's games go to the server, then the game on the
+// table is as the server has it now.
 window.addEventListener("online", async () => {
+  await syncDevice();
   const game = table.game;
   if (!game) return load();
+  if (here.has(game.id)) return undefined;
   const res = await request(api.get(game.id));
   if (res?.status === 200) adopt(res.body, false);
 });
@@ -156,10 +220,13 @@ async function pump() {
       continue;
     }
     const game = table.confirmed;
-    const res = await request(api.act(game.id, { version: game.version, ...entry.data }));
+    let res = here.has(game.id) ? null : await request(api.act(game.id, { version: game.version, ...entry.data }));
+    // the server is away: the engine on this device plays it
+    if (!res) res = await playHere(game, entry.data);
     if (queue[0] !== entry) continue; // a new game replaced the queue meanwhile
     queue.shift();
     if (res?.status === 200) {
+      if (!here.has(game.id)) mirror(() => device.played(game, entry.data, res.body));
       adopt(res.body);
       entry.resolve(true);
       continue;
@@ -216,7 +283,18 @@ export async function newGame(body) {
   if (view.dealing) return;
   view.dealing = true;
   schedule();
-  const res = await request(api.create({ variant: variant.id, ...newDealBody(body, winnableOnly()) }));
+  const asked = { variant: variant.id, ...newDealBody(body, winnableOnly()) };
+  let res = await request(api.create(asked));
+  // the server is away: the engine on this device deals (a shared position
+  // waits for the server)
+  if (!res && !asked.position && !asked.deal_id) {
+    startEngine();
+    if (await whenReady()) res = await device.dealHere(asked);
+    if (res?.status === 201) {
+      here.add(res.body.id);
+      onDevice();
+    }
+  }
   view.dealing = false;
   schedule();
   if (!res) {
@@ -254,14 +332,32 @@ async function unfinished() {
     return null;
   }
   if (!id) return null;
-  const res = await request(api.get(id));
-  const g = res?.status === 200 ? res.body : null;
+  const res = device.isDeviceGame(id) ? null : await request(api.get(id));
+  const g = res?.status === 200 ? res.body : res ? null : await keptHere(id);
   return g && !g.flags.won && g.counters.moves > 0 ? g : null;
 }
 
+// A game this device keeps, opened in its engine (offline, or dealt here).
+async function keptHere(id) {
+  const entry = await device.kept(id);
+  if (!entry || !(await whenReady())) return null;
+  const state = await device.reopen(id);
+  if (state && (entry.pending.length || device.isDeviceGame(id))) {
+    here.add(id);
+    onDevice();
+  }
+  return state;
+}
+
 export async function load() {
+  // what this device played while the server was away goes to it first
+  await syncDevice();
   const params = new URLSearchParams(location.search);
-  const id = params.get("game");
+  const id = device.renamed(params.get("game"));
+  if (id && device.isDeviceGame(id)) {
+    const state = await keptHere(id);
+    if (state) return adopt(state, false);
+  }
   if (id) {
     const res = await request(api.get(id));
     if (res?.status === 200) return adopt(res.body, false);
@@ -293,6 +389,11 @@ export async function load() {
 export async function clockRunning(running) {
   const game = table.game;
   if (!game || game.flags.won) return;
+  if (here.has(game.id)) {
+    const state = await device.clockHere(game, running);
+    if (state) adopt(state, false);
+    return;
+  }
   const res = await request(api.clock(game.id, running));
   if (res?.status === 200) adopt(res.body, false);
 }
@@ -344,7 +445,8 @@ async function hintNow() {
       view.hint = { ...answer, version };
       if (answer.move) ghost(board, answer.move);
     }
-  } else if (res.status === 429 || res.status === 503) toast(t("hint.busy"));
+  } else if (res.body?.error?.code === "device_unanswered") toast(t("hint.deviceUnanswered"));
+  else if (res.status === 429 || res.status === 503) toast(t("hint.busy"));
   else if (res.status !== 409) toast(res.body?.error?.message || t("hint.failed"));
   schedule();
 }

@@ -1,7 +1,8 @@
-// When the server cannot be reached. Every move needs it, so the table says
-// so in a bar and keeps the last position the server sent on screen; that
-// position is also kept in local storage, so a table opened offline (from
-// the service worker's shell) shows it too.
+// When the server cannot be reached. With the engine on this device the game
+// goes on here (engine/device.js) and a slim bar says so; without it the
+// table keeps the last position the server sent on screen and says that
+// play needs the server. That position is also kept in local storage, so a
+// table opened offline (from the service worker's shell) shows it too.
 import { t, variant } from "./i18n.js";
 
 const KEY = "jielong.last.";
@@ -26,20 +27,34 @@ export function lastState(id = null) {
   }
 }
 
-export function unreachable() {
+function show(text, here) {
   if (!bar) {
     bar = document.createElement("div");
     bar.className = "offline-bar";
     bar.setAttribute("role", "status");
-    bar.textContent = t("offline.needsServer");
     const main = document.querySelector("main") || document.body;
     main.prepend(bar);
   }
+  bar.textContent = text;
   bar.hidden = false;
+  bar.classList.toggle("here", here);
   document.body.classList.add("offline");
 }
 
+let playingHere = false;
+
+export function unreachable() {
+  show(playingHere ? t("offline.onDevice") : t("offline.needsServer"), playingHere);
+}
+
+// The game is played by the engine on this device until the server is back.
+export function onDevice() {
+  playingHere = true;
+  if (!navigator.onLine || (bar && !bar.hidden)) show(t("offline.onDevice"), true);
+}
+
 export function reached() {
+  playingHere = false;
   if (bar) bar.hidden = true;
   document.body.classList.remove("offline");
 }

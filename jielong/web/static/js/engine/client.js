@@ -1,0 +1,112 @@
+// The engine on this device: one Web Worker running the site's own Python
+// engine (engine/worker.js). Started once the board is painted, when the
+// browser is idle (on the first hint instead when the player asked the
+// browser to save data), or at once when the server cannot be reached.
+// Answers have the shapes of the server's: {status, body}.
+const DEVICE_ONLY = "jielong.deviceOnly";
+
+let worker = null;
+let state = "off"; // off | booting | ready | failed
+let next = 1;
+const waiting = new Map();
+let readyResolve = null;
+const readyPromise = new Promise((resolve) => {
+  readyResolve = resolve;
+});
+export const timings = { bootMs: null };
+
+export function supported() {
+  return typeof Worker === "function" && typeof WebAssembly === "object";
+}
+
+export function engineState() {
+  return state;
+}
+
+export function engineReady() {
+  return state === "ready";
+}
+
+// Resolves true once the engine answers, false if it cannot start.
+export function whenReady() {
+  start();
+  return readyPromise;
+}
+
+export function start() {
+  if (state !== "off") return;
+  if (!supported()) {
+    state = "failed";
+    readyResolve(false);
+    return;
+  }
+  state = "booting";
+  try {
+    worker = new Worker("/static/js/engine/worker.js", { type: "module" });
+  } catch {
+    state = "failed";
+    readyResolve(false);
+    return;
+  }
+  worker.onmessage = ({ data }) => {
+    if ("ready" in data) {
+      state = data.ready ? "ready" : "failed";
+      timings.bootMs = data.ms ?? null;
+      document.documentElement.dataset.engine = state;
+      readyResolve(data.ready);
+      return;
+    }
+    const done = waiting.get(data.id);
+    if (!done) return;
+    waiting.delete(data.id);
+    if (data.failed) done.reject(new Error(data.failed));
+    else done.resolve(data.answer);
+  };
+  worker.onerror = () => {
+    state = "failed";
+    document.documentElement.dataset.engine = state;
+    readyResolve(false);
+    for (const done of waiting.values()) done.reject(new Error("engine stopped"));
+    waiting.clear();
+  };
+}
+
+// Starts the engine after the first paint, when the browser has time.
+export function startWhenIdle() {
+  if (navigator.connection?.saveData) return; // the first hint starts it
+  const go = () => start();
+  if ("requestIdleCallback" in window) requestIdleCallback(go, { timeout: 3000 });
+  else setTimeout(go, 1500);
+}
+
+// One request to the engine: {status, body} as the server would answer.
+export async function ask(op, body) {
+  if (!(await whenReady())) throw new Error("no engine on this device");
+  const id = next++;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, op, body: { ...body, lang: document.documentElement.lang } });
+  });
+}
+
+// The player's choice: solve on this device only, never on the server.
+export function deviceOnly() {
+  try {
+    return localStorage.getItem(DEVICE_ONLY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+export function attachDeviceOnlySwitch(input) {
+  if (!input) return;
+  input.checked = deviceOnly();
+  input.addEventListener("change", () => {
+    try {
+      localStorage.setItem(DEVICE_ONLY, input.checked ? "1" : "0");
+    } catch {
+      // the choice lasts for this page
+    }
+    if (input.checked) start();
+  });
+}
