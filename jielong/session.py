@@ -4,7 +4,7 @@ The game is kept as the deal (or a custom start position) plus the list of
 undo steps currently on the stack; positions are replayed from the start, so
 what is saved is small explicit JSON and undo is exact.
 
-Move counting (SPEC section 3): a move of any length is one move; free cell to
+Move counting: a move of any length is one move; free cell to
 free cell counts nothing; a Klondike draw or recycle is one move; an
 auto-complete step is one move; ``kongdang``'s auto-collect counts one per card
 but is a single undo step.  Undo takes its step's count back.  Restart is an
@@ -19,16 +19,22 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, Literal
-
-from typing_extensions import TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar
 
 from jielong.engine.catalogue import check_deal_number
 from jielong.engine.rules.core import Illegal, Move, Pile, Rules
 from jielong.engine.rules.registry import Position, rules_for
 from jielong.engine.rules.variants import Variant, get_variant
 
-P = TypeVar("P", default=Position)
+if TYPE_CHECKING:
+    # a default for the type checker only: the session runs on the standard
+    # library alone (the browser's worker too), whose TypeVar takes none
+    # before Python 3.13
+    from typing_extensions import TypeVar as DefaultTypeVar
+
+    P = DefaultTypeVar("P", default=Position)
+else:
+    P = TypeVar("P")
 """The position type of a session; a session made from a variant's id
 (whose rules the registry picks at run time) holds either family's,
 ``Session[Position]``."""
@@ -99,6 +105,60 @@ def _pile(text: str) -> Pile:
     return Pile.parse(text)
 
 
+LastType = Literal["move", "autocomplete_step", "draw", "recycle", "undo", "restart", "autocollect"]
+LAST_TYPES: tuple[LastType, ...] = (
+    "move",
+    "autocomplete_step",
+    "draw",
+    "recycle",
+    "undo",
+    "restart",
+    "autocollect",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Last:
+    """What the last action did, as the page is told to animate it: the
+    moves it played (or, for an undo, took back), whether a move turned a
+    card face up, and for an undo which kind of step it took back."""
+
+    type: LastType
+    moves: tuple[Move, ...] = ()
+    flipped: bool | None = None
+    """For one move (``move``, ``autocomplete_step``) only."""
+    kind: StepKind | None = None
+    """For an undo only."""
+
+    def to_json(self) -> dict[str, object]:
+        if self.type == "undo":
+            return {"type": "undo", "kind": self.kind, "moves": [m.to_json() for m in self.moves]}
+        if self.type == "autocollect":
+            return {"type": self.type, "moves": [m.to_json() for m in self.moves]}
+        if not self.moves:
+            return {"type": self.type}
+        out: dict[str, object] = {"type": self.type, **self.moves[0].to_json()}
+        if self.flipped is not None:
+            out["flipped"] = self.flipped
+        return out
+
+    @classmethod
+    def from_json(cls, data: object) -> Last:
+        if not isinstance(data, dict) or data.get("type") not in LAST_TYPES:
+            raise ValueError(f"not an action's record: {data!r}")
+        kind: LastType = data["type"]
+        if kind in ("undo", "autocollect"):
+            moves = tuple(Move.from_json(m) for m in data["moves"])
+            step = data.get("kind") if kind == "undo" else None
+            if step is not None and step not in STEP_KINDS:
+                raise ValueError(f"not an action's record: {data!r}")
+            return cls(kind, moves, kind=step)
+        if kind == "restart":
+            return cls(kind)
+        flipped = data.get("flipped")
+        return cls(kind, (Move.from_json(data),), flipped if isinstance(flipped, bool) else None)
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -109,7 +169,8 @@ class Frame(Generic[P]):
     popping a step costs the same however long the game is, and a stack
     replayed once can be kept and resumed without copying it."""
 
-    __slots__ = ("_root", "below", "count", "depth", "legal", "position", "step", "view")
+    # a view may keep what it works out of a frame by a weak reference to it
+    __slots__ = ("__weakref__", "_root", "below", "count", "depth", "legal", "position", "step")
 
     def __init__(self, step: Step | None, position: P, count: int, below: Frame[P] | None) -> None:
         self.step = step
@@ -123,7 +184,6 @@ class Frame(Generic[P]):
         # worked out from the position once, when first asked for (an undo
         # comes back to a frame that has them)
         self.legal: tuple[Move, ...] | None = None
-        self.view: dict[str, object] | None = None
 
     @property
     def root(self) -> Frame[P]:
@@ -183,7 +243,7 @@ class Session(Generic[P]):
         running_since: int | None = None,
         won_ms: int | None = None,
         won_moves: int | None = None,
-        last: dict[str, object] | None = None,
+        last: Last | None = None,
         replayed: Frame[P] | None = None,
     ) -> None:
         self.variant: Variant = get_variant(variant_id)
@@ -214,7 +274,7 @@ class Session(Generic[P]):
         self.running_since = running_since
         self.won_ms = won_ms
         self.won_moves = won_moves
-        self.last = last
+        self.last: Last | None = last
 
     # -- state --------------------------------------------------------------
 
@@ -374,8 +434,8 @@ class Session(Generic[P]):
         pos = self.position
         for m in self._legal(pos):
             if m.src.kind == "stock" or m.dst.kind == "stock":
-                kind = "draw" if m.src.kind == "stock" else "recycle"
-                self._act(Step("move", (m,)), {"type": kind, **m.to_json()}, now)
+                kind: LastType = "draw" if m.src.kind == "stock" else "recycle"
+                self._act(Step("move", (m,)), Last(kind, (m,)), now)
                 return
         raise IllegalAction(Illegal.STOCK_AND_WASTE_EMPTY)
 
@@ -385,12 +445,12 @@ class Session(Generic[P]):
             raise ActionError("nothing_to_undo")
         self.top = self.top.below
         self._touch_clock(now)
-        self.last = {"type": "undo", "kind": step.kind, "moves": [m.to_json() for m in step.moves]}
+        self.last = Last("undo", step.moves, kind=step.kind)
 
     def restart(self, now: int | None = None) -> None:
         if self.top.below is None:
             raise ActionError("nothing_to_restart")
-        self._act(Step("restart"), {"type": "restart"}, now)
+        self._act(Step("restart"), Last("restart"), now)
 
     def autocomplete_step(self, now: int | None = None) -> None:
         if self.variant.finishing != "autocomplete":
@@ -415,11 +475,7 @@ class Session(Generic[P]):
             pos = self.rules.play(pos, up[0])
         if not moves:
             raise ActionError("autocollect_unavailable")
-        self._act(
-            Step("collect", tuple(moves)),
-            {"type": "autocollect", "moves": [m.to_json() for m in moves]},
-            now,
-        )
+        self._act(Step("collect", tuple(moves)), Last("autocollect", tuple(moves)), now)
 
     # -- internals ----------------------------------------------------------
 
@@ -431,13 +487,9 @@ class Session(Generic[P]):
             for m in step.moves:
                 pos = self.rules.play(pos, m)
             count = self.top.count + step.counted()
-        below = self.top
-        self.top = Frame(step, pos, count, below)
-        # the board's view is kept for the top frame only: a long game's
-        # stack in memory stays small, and an undo works it out again
-        below.view = None
+        self.top = Frame(step, pos, count, self.top)
 
-    def _act(self, step: Step, last: dict[str, object], now: int | None) -> None:
+    def _act(self, step: Step, last: Last, now: int | None) -> None:
         self._push(step)
         self.last = last
         self._touch_clock(now)
@@ -490,6 +542,6 @@ class Session(Generic[P]):
             pos = self.rules.play(pos, move)
         return True
 
-    def _move_last(self, kind: str, pos: P, move: Move) -> dict[str, object]:
+    def _move_last(self, kind: LastType, pos: P, move: Move) -> Last:
         """What the answer says of a move just played."""
-        return {"type": kind, **move.to_json(), "flipped": self.rules.reveals(pos, move)}
+        return Last(kind, (move,), self.rules.reveals(pos, move))

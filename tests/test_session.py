@@ -159,7 +159,7 @@ def test_draw_recycles_an_empty_stock_and_counts() -> None:
     s.draw()
     assert s.position.recycles == 1 and len(s.position.stock) == 24
     assert s.moves_count == 25
-    assert s.last is not None and s.last["type"] == "recycle"
+    assert s.last is not None and s.last.type == "recycle"
     assert state_json(s)["counters"]["recycles"] == 1
 
 
@@ -280,7 +280,7 @@ def test_klondike_flip_is_reported_and_face_down_cards_are_hidden() -> None:
             pile = s.position.tableau[m.src.index]
             if len(pile) - m.count == s.position.hidden[m.src.index] > 0:
                 s.move(m)
-                assert s.last is not None and s.last["flipped"] is True
+                assert s.last is not None and s.last.flipped is True
                 return
         s.move(rng.choice(s.legal_moves()))
     pytest.fail("no flipping move found")

@@ -39,13 +39,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.update(settings.to_env())
     os.environ["JIELONG_READ_SECONDS"] = str(args.read_timeout)
     os.environ["JIELONG_MAX_CONNECTIONS"] = str(args.max_connections)
+    os.environ["JIELONG_MAX_ADDRESS_CONNECTIONS"] = str(args.max_address_connections)
+    from jielong.web.http.connections import MAX_HEAD_BYTES
     from jielong.web.http.telemetry import log_config, share_metrics
 
     share_metrics(args.workers)
     options = dict(
         factory=True,
-        # httptools with a deadline for each request and a cap on open connections
-        http="jielong.web.http.limits:GuardedHttpToolsProtocol",
+        # httptools with a deadline for each request, a bound on its head and
+        # caps on open connections per process and per address
+        http="jielong.web.http.connections:GuardedHttpToolsProtocol",
+        # the same bound should h11 ever be chosen
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         host=args.host,
         port=args.port,
         workers=args.workers,
@@ -132,6 +137,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=_positive,
         default=2000,
         help="open connections per server process before new ones are closed (default 2000)",
+    )
+    p.add_argument(
+        "--max-address-connections",
+        type=_positive,
+        default=64,
+        help="open connections per client address before new ones are closed (default 64; "
+        "a trusted proxy's are counted per process only)",
     )
     p.add_argument(
         "--expire-days",

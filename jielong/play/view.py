@@ -6,10 +6,12 @@ exactly this shape.
 
 from __future__ import annotations
 
+import weakref
+
 from jielong.engine.cards import DECK
 from jielong.engine.rules.freecell import FreeCellPosition
 from jielong.engine.rules.klondike import KlondikePosition
-from jielong.session import Session
+from jielong.session import Frame, Session
 
 # every card's code by its index: a board names some fifty cards per answer
 _CODES = tuple(card.code() for card in DECK)
@@ -42,16 +44,22 @@ LONGEST_RUN = 13
 (an emptied board allows 1,280 cards by the formula)."""
 
 
+_VIEWS: weakref.WeakKeyDictionary[Frame, dict[str, object]] = weakref.WeakKeyDictionary()
+"""The view of each stack's top frame: the sessions a store loads from one
+replayed stack share its frames, and so the view; a frame gone is gone here."""
+
+
 def _view(session: Session) -> dict[str, object]:
     """What the state shows of the position alone, worked out once per undo
-    frame and kept on it (shared: read only)."""
+    frame (shared: read only)."""
     top = session.top
-    if top.view is None:
+    view = _VIEWS.get(top)
+    if view is None:
         pos = session.position
         legal = session.legal_moves()
         won = session.is_won()
         limits = session.rules.run_limits(pos)
-        top.view = {
+        view = {
             "position": position_json(pos),
             "moves": [m.to_json() for m in legal],
             "limits": None
@@ -64,7 +72,12 @@ def _view(session: Session) -> dict[str, object]:
             "autocomplete": session.autocomplete_available(),
             "autocollect": not won and session.autocollect_available(),
         }
-    return top.view
+        _VIEWS[top] = view
+        if top.below is not None:
+            # kept for the top frame only: a long game's stack in memory
+            # stays small, and an undo works it out again
+            _VIEWS.pop(top.below, None)
+    return view
 
 
 def state_json(session: Session, now: int | None = None) -> dict[str, object]:
@@ -92,5 +105,5 @@ def state_json(session: Session, now: int | None = None) -> dict[str, object]:
             "autocollect": view["autocollect"],
             "can_undo": session.top.below is not None,
         },
-        "last": session.last,
+        "last": None if session.last is None else session.last.to_json(),
     }

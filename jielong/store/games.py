@@ -320,7 +320,7 @@ class Store:
         values = (
             version,
             top.depth,
-            None if session.last is None else json_text(session.last),
+            None if session.last is None else json_text(session.last.to_json()),
             session.elapsed_ms,
             session.running_since,
             now,

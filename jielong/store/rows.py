@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from jielong.session import Frame, Session
+from jielong.session import Frame, Last, Session
 from jielong.store.tables import GameRow
 
 
@@ -62,7 +62,7 @@ def row_values(record: GameRecord) -> dict[str, object]:
         "daily": None if s.daily is None else s.daily.isoformat(),
         "version": record.version,
         "depth": s.top.depth,
-        "last": None if s.last is None else json_text(s.last),
+        "last": None if s.last is None else json_text(s.last.to_json()),
         "elapsed_ms": s.elapsed_ms,
         "running_since": s.running_since,
         "created_ms": record.created_ms,
@@ -92,7 +92,7 @@ def record_from_row(row: GameRow, top: Frame) -> GameRecord:
         running_since=row["running_since"],
         won_ms=row["won_ms"],
         won_moves=row["won_moves"],
-        last=None if row["last"] is None else orjson.loads(row["last"]),
+        last=None if row["last"] is None else Last.from_json(orjson.loads(row["last"])),
         replayed=top,
     )
     return GameRecord(

@@ -3,25 +3,17 @@
 * :class:`BodyLimit` refuses a request body over :data:`MAX_BODY_BYTES` with
   413 before reading it (by its Content-Length), or as soon as a body without
   one grows past the limit.
-* :class:`GuardedHttpToolsProtocol` is uvicorn's HTTP/1.1 protocol with a deadline
-  for receiving a whole request (headers and body) and a cap on open
-  connections, so that half-sent requests cannot pile up until the process
-  runs out of file descriptors.
+* What a connection may hold (its request's head, the connections of one
+  address) is :mod:`jielong.web.http.connections`.
 * :class:`RepeatLimiter` lets the same log message through once per interval
   with a count of those held back, so that a flood of one error cannot fill
   the disk.
-
-The protocol is configured from the environment (``jielong serve`` sets it
-for its worker processes, like the app's settings).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import os
-import resource
 import threading
 import time
 from collections import OrderedDict
@@ -29,22 +21,12 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.config import Config
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-from uvicorn.server import ServerState
 
 from jielong.web.i18n import message, negotiate
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body taken: a custom position text is the largest
 legitimate one, and it needs a few kilobytes."""
-
-READ_SECONDS = 10.0
-"""Time a client has to send a whole request once its connection is open or
-its previous answer was sent."""
-
-MAX_CONNECTIONS = 2000
-"""Open connections per server process, past which new ones are closed at once."""
 
 LOG_INTERVAL_SECONDS = 10.0
 
@@ -137,78 +119,6 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-def _env_float(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
-def connection_cap(wanted: int) -> int:
-    """``wanted``, lowered to leave file descriptors for the database, the
-    hint workers and the log when the process may open fewer files."""
-    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY:
-        return wanted
-    return max(16, min(wanted, soft - 200))
-
-
-class GuardedHttpToolsProtocol(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol on the C parser (httptools; its h11 one,
-    in pure Python, costs about a fifth of an action), with a deadline for
-    each request's arrival and a cap on the connections open at once
-    (``JIELONG_READ_SECONDS``, ``JIELONG_MAX_CONNECTIONS``)."""
-
-    def __init__(
-        self,
-        config: Config,
-        server_state: ServerState,
-        app_state: dict[str, Any],
-        _loop: asyncio.AbstractEventLoop | None = None,
-    ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
-        self.read_seconds = _env_float("JIELONG_READ_SECONDS", READ_SECONDS)
-        self.max_connections = connection_cap(
-            int(_env_float("JIELONG_MAX_CONNECTIONS", MAX_CONNECTIONS))
-        )
-        self._read_deadline: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        if len(self.connections) > self.max_connections:
-            self.logger.warning("Too many open connections: refused a new one")
-            transport.abort()
-            return
-        self._arm()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing():
-            self._arm()
-
-    def _arm(self) -> None:
-        self._disarm()
-        self._read_deadline = self.loop.call_later(self.read_seconds, self._read_timed_out)
-
-    def _disarm(self) -> None:
-        if self._read_deadline is not None:
-            self._read_deadline.cancel()
-            self._read_deadline = None
-
-    def _read_timed_out(self) -> None:
-        self._read_deadline = None
-        cycle = self.cycle
-        # a whole request is in and the app is answering it: not the client's delay
-        if cycle is not None and not cycle.response_complete and not cycle.more_body:
-            return
-        if not self.transport.is_closing():
-            self.transport.abort()
-
-
 class RepeatLimiter(logging.Filter):
     """Pass a message (by logger and format) once per ``interval`` seconds;
     the next one let through says how many were held back meanwhile."""
@@ -281,3 +191,50 @@ def client_address(scope: Scope) -> str:
     (uvicorn's --forwarded-allow-ips has already put it in the scope)."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
+
+
+MAX_ADDRESS_REQUESTS = 64
+"""Requests in progress at once per client address (as many as the
+connections an address may open: this bites behind a proxy, whose
+connections carry many clients' requests)."""
+
+
+class AddressRequests:
+    """Requests in progress per client address, in one event loop."""
+
+    def __init__(self, limit: int = MAX_ADDRESS_REQUESTS) -> None:
+        self.limit = limit
+        self._in_progress: dict[str, int] = {}
+
+    def enter(self, address: str) -> bool:
+        """Count one more request of ``address``, or ``False`` at the limit."""
+        held = self._in_progress.get(address, 0)
+        if held >= self.limit:
+            return False
+        self._in_progress[address] = held + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        held = self._in_progress[address] - 1
+        if held:
+            self._in_progress[address] = held
+        else:
+            del self._in_progress[address]
+
+
+async def refuse_busy_address(scope: Scope, send: Send) -> None:
+    """429 ``rate_limited``: the address has its share of requests in progress."""
+    body = error_body(scope, "rate_limited", seconds=1)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                (b"retry-after", b"1"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -4,7 +4,14 @@ The player is anonymous: the server issues a random id in an HttpOnly cookie
 on first contact, signed with a key kept in the games' database (so every
 server process and machine on one database knows it, across restarts).  A
 cookie value the server did not sign is ignored and replaced, so nobody can
-hand a victim an id they chose (session fixation) or guess another player's.
+hand a victim an id they chose or guess another player's.  Over HTTPS the
+cookie is a ``__Host-`` one, which nobody but this host can set: an id the
+server issued to someone else and planted in a victim's browser (session
+fixation) is replaced there.  Whoever holds an id has the player's
+statistics and recent results, and the ids (so the play) of their games of
+the daily deals (``POST /api/games`` with ``daily`` answers with that game)
+and of their latest unfinished game (the home page's "continue" link);
+their other games are reached by their game ids alone.
 """
 
 from __future__ import annotations
@@ -12,11 +19,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
-from starlette.requests import cookie_parser
 
 from jielong.store import insert_once
 
@@ -77,11 +84,12 @@ class PlayerIds:
 
     def __init__(self, key: bytes) -> None:
         self._key = key
-        # Cookie headers already checked, and the id each carries: a player
-        # sends the same header with every request, and parsing it and
-        # checking its signature cost more than the rest of the headers'
-        # work.  Only headers that passed the check are kept.
-        self._known: dict[bytes, str] = {}
+        # Cookie values already checked, and the id each carries: a player
+        # sends the same value with every request, and checking its
+        # signature costs more than the rest of the headers' work.  Only the
+        # player cookie's value is kept (COOKIE_CHARS at most), never the
+        # header it came in, and only once it passed the check.
+        self._known: dict[str, str] = {}
 
     def _signature(self, player: str) -> str:
         mac = hmac.new(self._key, player.encode(), hashlib.sha256).digest()[:18]
@@ -101,26 +109,61 @@ class PlayerIds:
             return None
         return player
 
-    def from_cookie_headers(self, headers: list[bytes]) -> tuple[str, str | None]:
+    def from_cookie_headers(
+        self, headers: list[bytes], *, https: bool = False
+    ) -> tuple[str, str | None]:
         """The player of a request's ``Cookie`` headers, and ``None``; or a
-        new player and the cookie value to give them."""
-        whole = b"; ".join(headers)
-        player = self._known.get(whole)
+        new player and the cookie value to give them.
+
+        Over HTTPS only the ``__Host-`` cookie counts: a sibling subdomain or
+        a man in the middle of a plain HTTP request can plant a
+        ``jl_player`` cookie (one the server issued to the attacker), but
+        not a ``__Host-`` one, so a player seen with only the plain cookie
+        gets a new id."""
+        plain, host = player_cookie_values(headers)
+        value = host if https else (plain or host)
+        if not value or len(value) != COOKIE_CHARS:
+            return self.issue()
+        player = self._known.get(value)
         if player is not None:
             return player, None
-        values = cookie_parser(whole.decode("latin-1"))
-        player = self.check(values.get(PLAYER_COOKIE) or "")
+        player = self.check(value)
         if player is None:
             return self.issue()
         if len(self._known) >= KNOWN_COOKIES:
             self._known.clear()
-        self._known[whole] = player
+        self._known[value] = player
         return player, None
 
 
-KNOWN_COOKIES = 50_000
-"""Cookie headers remembered as checked (about 100 bytes each; forgotten all
-at once when full, which only costs the checks again)."""
+COOKIE_CHARS = 49
+"""A player cookie's value: 24 characters of id, a dot, 24 of signature."""
+
+KNOWN_COOKIES = 20_000
+"""Cookie values remembered as checked (under 200 bytes each, 4 MB at most;
+forgotten all at once when full, which only costs the checks again)."""
+
+HOST_COOKIE = f"__Host-{PLAYER_COOKIE}"
+"""The player cookie's name over HTTPS: a ``__Host-`` cookie is only taken
+by a browser from this host over HTTPS, with ``Path=/`` and no domain."""
+
+_PLAYER_VALUES = re.compile(rb"(?:^|;)[ \t]*(__Host-)?" + PLAYER_COOKIE.encode() + rb"=([^;]*)")
+
+
+def player_cookie_values(headers: list[bytes]) -> tuple[str, str]:
+    """The plain and the ``__Host-`` player cookie's values in ``Cookie``
+    headers (the first of each; ``""`` when there is none)."""
+    plain = host = b""
+    for header in headers:
+        for m in _PLAYER_VALUES.finditer(header):
+            if m.group(1):
+                host = host or m.group(2).strip()
+            else:
+                plain = plain or m.group(2).strip()
+        if plain and host:
+            break
+    return plain.decode("latin-1"), host.decode("latin-1")
+
 
 _SECURITY_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
@@ -148,9 +191,6 @@ class SiteHeaderValues:
             return headers
         # behind a proxy the server's --forwarded-allow-ips decides whether
         # the proxy's X-Forwarded-Proto makes this HTTPS
-        secure = "; Secure" if https else ""
-        value = (
-            f"{PLAYER_COOKIE}={cookie}; Max-Age={COOKIE_SECONDS}; Path=/; "
-            f"HttpOnly; SameSite=lax{secure}"
-        )
+        name, secure = (HOST_COOKIE, "; Secure") if https else (PLAYER_COOKIE, "")
+        value = f"{name}={cookie}; Max-Age={COOKIE_SECONDS}; Path=/; HttpOnly; SameSite=lax{secure}"
         return [*headers, (b"set-cookie", value.encode("latin-1"))]

@@ -2,7 +2,8 @@
 its headers and one hook on its answer.
 
 * the body limit (:mod:`jielong.web.http.limits`): 413 before an oversized body
-  is read;
+  is read; and requests in progress per client address (behind a proxy
+  its connections are shared: the address it forwarded counts);
 * the player id from the signed cookie, or a new one, and the security
   headers (:mod:`jielong.web.http.security`); ``Cache-Control: no-store`` on the
   API's answers; the shell version on pages (:mod:`jielong.web.views.pwa`);
@@ -39,7 +40,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jielong.web.http import telemetry
 from jielong.web.http.fastbody import JsonBodyRoute
-from jielong.web.http.limits import MAX_BODY_BYTES, BodyLimit
+from jielong.web.http.limits import (
+    MAX_BODY_BYTES,
+    AddressRequests,
+    BodyLimit,
+    client_address,
+    refuse_busy_address,
+)
 from jielong.web.http.security import PlayerIds, SiteHeaderValues
 from jielong.web.http.storage import Outage
 from jielong.web.views.pwa import SHELL_HEADER, shell_version
@@ -59,6 +66,121 @@ class _FastRoute:
         self.regex: re.Pattern[str] = route.path_regex
         (self.method,) = route.methods or {"POST"}
         self.respond = route.responder(threads)
+
+
+class _Heads:
+    """What the site's work reads of a request's headers, in one pass."""
+
+    __slots__ = ("chunked", "cookies", "takes_gzip", "too_large")
+
+    def __init__(self, headers: list[tuple[bytes, bytes]], limit: BodyLimit) -> None:
+        self.too_large = self.chunked = self.takes_gzip = False
+        self.cookies: list[bytes] = []
+        for name, value in headers:
+            if name == b"content-length":
+                self.too_large = self.too_large or limit.refuses(value)
+            elif name == b"transfer-encoding":
+                self.chunked = True
+            elif name == b"cookie":
+                self.cookies.append(value)
+            elif name == b"accept-encoding":
+                self.takes_gzip = b"gzip" in value
+
+
+class _Exchange:
+    """One request's answer as it goes out (its headers completed, its
+    status and size seen) and what is counted of it once it is done."""
+
+    __slots__ = (
+        "answer_body",
+        "api",
+        "extra",
+        "games",
+        "gzipped",
+        "kind",
+        "method",
+        "outage",
+        "path",
+        "request_body",
+        "size",
+        "start",
+        "status",
+        "upstream",
+    )
+
+    def __init__(
+        self,
+        method: str,
+        path: str,
+        extra: list[tuple[bytes, bytes]],
+        outage: Outage,
+        upstream: Send,
+    ) -> None:
+        self.start = time.perf_counter()
+        self.method, self.path, self.extra = method, path, extra
+        self.outage, self.upstream = outage, upstream
+        self.api = path.startswith("/api/")
+        self.games = path.startswith("/api/games")
+        self.kind = telemetry.request_kind(method, path)
+        self.request_body = bytearray()
+        self.answer_body = bytearray()
+        self.status = 500
+        self.size = 0
+        self.gzipped = False
+
+    def receive_copy(self, receive: Receive) -> Receive:
+        """``receive``, keeping what the body's labels are read from."""
+
+        async def copied() -> Message:
+            message = await receive()
+            if message["type"] == "http.request" and len(self.request_body) < telemetry.BODY_LIMIT:
+                self.request_body.extend(message.get("body", b""))
+            return message
+
+        return copied
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self._start(message)
+        elif message["type"] == "http.response.body":
+            chunk = message.get("body", b"")
+            self.size += len(chunk)
+            if self.kind == "hint" and len(self.answer_body) < telemetry.BODY_LIMIT:
+                self.answer_body.extend(chunk)
+        await self.upstream(message)
+
+    def _start(self, message: Message) -> None:
+        self.status = status = message["status"]
+        headers: list[tuple[bytes, bytes]] = list(message.get("headers", ()))
+        cached = page = False
+        for name, value in headers:
+            if name == b"content-type":
+                page = value.startswith(_HTML)
+            elif name == b"cache-control":
+                cached = True
+            elif name == b"content-encoding":
+                self.gzipped = value == b"gzip"
+        if page:
+            headers.append((_SHELL_HEADER, shell_version().encode()))
+        headers += self.extra
+        if self.api and not cached:
+            headers.append((b"cache-control", b"no-store"))
+        message["headers"] = headers
+        if self.outage.failing and self.games and 200 <= status < 300:
+            self.outage.succeeded()
+
+    def finish(self, scope: Scope) -> None:
+        """Metrics and the access log."""
+        seconds = time.perf_counter() - self.start
+        route = getattr(scope.get("route"), "path", None) or "unmatched"
+        telemetry.request_done(self.method, route, self.status, seconds)
+        if self.kind:
+            answer = bytes(self.answer_body)
+            if self.gzipped:
+                answer = telemetry.gunzip(answer)
+            telemetry.count(self.kind, self.status, bytes(self.request_body), answer)
+        if telemetry.access_log.isEnabledFor(telemetry.INFO):
+            telemetry.log(scope, route, self.status, seconds, self.size)
 
 
 class Site:
@@ -82,6 +204,7 @@ class Site:
         self.limit = BodyLimit(app, limit=limit)
         self.headers = SiteHeaderValues()
         self._routes = [_FastRoute(r, threads) for r in direct]
+        self.requests = AddressRequests()
         self._handlers: dict[type[BaseException], Any] | None = None
 
     def _handler(self, fastapi: FastAPI, exc: Exception) -> Any:
@@ -98,102 +221,59 @@ class Site:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        start = time.perf_counter()
-        method: str = scope["method"]
-        path: str = scope["path"]
-        too_large = chunked = takes_gzip = False
-        cookies: list[bytes] = []
-        for name, value in scope["headers"]:
-            if name == b"content-length":
-                too_large = too_large or self.limit.refuses(value)
-            elif name == b"transfer-encoding":
-                chunked = True
-            elif name == b"cookie":
-                cookies.append(value)
-            elif name == b"accept-encoding":
-                takes_gzip = b"gzip" in value
-        player, new_cookie = self.players.from_cookie_headers(cookies)
-        scope.setdefault("state", {})["player"] = player
-        extra = self.headers.for_request(path, new_cookie, scope.get("scheme") == "https")
-        api = path.startswith("/api/")
-        games = path.startswith("/api/games")
-        kind = telemetry.request_kind(method, path)
-        counted = kind in ("create", "action")
-        request_body = bytearray()
-        answer_body = bytearray()
-        status = 500
-        size = 0
-        gzipped = False
-        outage = self.outage
-
-        async def receive_copy() -> Message:
-            message = await receive()
-            if message["type"] == "http.request" and len(request_body) < telemetry.BODY_LIMIT:
-                request_body.extend(message.get("body", b""))
-            return message
-
-        async def send_marked(message: Message) -> None:
-            nonlocal status, size, gzipped
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                headers: list[tuple[bytes, bytes]] = list(message.get("headers", ()))
-                cached = page = False
-                for name, value in headers:
-                    if name == b"content-type":
-                        page = value.startswith(_HTML)
-                    elif name == b"cache-control":
-                        cached = True
-                    elif name == b"content-encoding":
-                        gzipped = value == b"gzip"
-                if page:
-                    headers.append((_SHELL_HEADER, shell_version().encode()))
-                headers += extra
-                if api and not cached:
-                    headers.append((b"cache-control", b"no-store"))
-                message["headers"] = headers
-                if outage.failing and games and 200 <= status < 300:
-                    outage.succeeded()
-            elif message["type"] == "http.response.body":
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if kind == "hint" and len(answer_body) < telemetry.BODY_LIMIT:
-                    answer_body.extend(chunk)
-            await send(message)
-
-        pool = scope["app"].state.hints if kind == "hint" else None
+        heads = _Heads(scope["headers"], self.limit)
+        exchange = self._exchange(scope, heads, send)
+        address = client_address(scope)
+        pool = scope["app"].state.hints if exchange.kind == "hint" else None
         if pool is not None:
             telemetry.HINT_QUEUE.set(pool.submitted + 1)
         try:
-            if too_large:
-                await self.limit.refuse(scope, send_marked)
+            if not self.requests.enter(address):
+                await refuse_busy_address(scope, exchange.send)
                 return
-            fast = self._match(scope, method, path) if kind == "action" else None
-            # a move's body is read here, whole, and counted from that
-            inner = receive_copy if counted and fast is None else receive
-            if chunked:
-                replay = await self.limit.whole_body(scope, inner, send_marked)
-                if replay is None:
-                    return
-                inner = replay
-            if fast is not None:
-                raw = await _whole_body(inner)
-                request_body += raw[: telemetry.BODY_LIMIT]
-                await self._fast(fast, scope, inner, raw, send_marked, takes_gzip)
-            else:
-                await self.app(scope, inner, send_marked)
+            try:
+                await self._dispatch(scope, receive, heads, exchange)
+            finally:
+                self.requests.leave(address)
         finally:
-            seconds = time.perf_counter() - start
-            route = getattr(scope.get("route"), "path", None) or "unmatched"
-            telemetry.request_done(method, route, status, seconds)
-            if kind:
-                answer = bytes(answer_body)
-                if gzipped:
-                    answer = telemetry.gunzip(answer)
-                telemetry.count(kind, status, bytes(request_body), answer)
+            exchange.finish(scope)
             if pool is not None:
                 telemetry.HINT_QUEUE.set(pool.submitted)
-            if telemetry.access_log.isEnabledFor(telemetry.INFO):
-                telemetry.log(scope, route, status, seconds, size)
+
+    def _exchange(self, scope: Scope, heads: _Heads, send: Send) -> _Exchange:
+        """The player (from the cookie, or a new one) in the scope, and the
+        hook on the answer with the headers it gets."""
+        https = scope.get("scheme") == "https"
+        player, new_cookie = self.players.from_cookie_headers(heads.cookies, https=https)
+        scope.setdefault("state", {})["player"] = player
+        path: str = scope["path"]
+        extra = self.headers.for_request(path, new_cookie, https)
+        return _Exchange(scope["method"], path, extra, self.outage, send)
+
+    async def _dispatch(
+        self, scope: Scope, receive: Receive, heads: _Heads, exchange: _Exchange
+    ) -> None:
+        """The request to its handler: a refusal, the move route or the app."""
+        send = exchange.send
+        if heads.too_large:
+            await self.limit.refuse(scope, send)
+            return
+        kind = exchange.kind
+        fast = self._match(scope, exchange.method, exchange.path) if kind == "action" else None
+        # a move's body is read here, whole, and counted from that
+        counted = kind in ("create", "action") and fast is None
+        inner = exchange.receive_copy(receive) if counted else receive
+        if heads.chunked:
+            replay = await self.limit.whole_body(scope, inner, send)
+            if replay is None:
+                return
+            inner = replay
+        if fast is None:
+            await self.app(scope, inner, send)
+            return
+        raw = await _whole_body(inner)
+        exchange.request_body += raw[: telemetry.BODY_LIMIT]
+        await self._fast(fast, scope, inner, raw, send, heads.takes_gzip)
 
     def _match(self, scope: Scope, method: str, path: str) -> _FastRoute | None:
         root = scope.get("root_path", "")
