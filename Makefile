@@ -36,6 +36,7 @@ $(VENV)/.installed-native: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 	@bash scripts/debs.sh --optional $(RUN_DEBS)
+	@$(BIN)/python -m jielong.web.services.runtime
 
 # the Klondike solver compiled with mypyc: about five times faster
 native: $(VENV)/.installed-native
@@ -44,6 +45,7 @@ native: $(VENV)/.installed-native
 
 install-test: $(VENV)/.installed-test
 	@bash scripts/debs.sh $(TEST_DEBS)
+	@$(BIN)/python -m jielong.web.services.runtime --require
 	@$(BIN)/python scripts/build_native.py
 
 run: install
@@ -62,4 +64,4 @@ bench: install-test
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/engine/solve/_native_*
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/web/runtime jielong/engine/solve/_native_*

@@ -33,6 +33,7 @@ def manifest() -> JSONResponse:
         "available": installed,
         "runtime": f"/engine/runtime/{runtime.VERSION}/" if installed else None,
         "package": f"/engine/package-{digest}.zip",
+        "files": list(runtime.FILES),
     }
     return JSONResponse(body, headers={"Cache-Control": "no-cache"})
 

@@ -1,13 +1,17 @@
 // The service worker (served as /sw.js, with the three lists below filled in
 // by jielong.web.views.pwa). It keeps the app shell: the pages, each as last
 // fetched, and the static files of this version, so the site opens at once
-// and the table can show its last position offline. The game itself always
-// needs the server: nothing under /api/ is ever answered from here.
+// and the table can show its last position offline; and the engine the
+// table's worker runs (/engine/), so that the game goes on offline. Nothing
+// under /api/ is ever answered from here.
 const VERSION = "__VERSION__";
 const PAGES = ["__PAGES__"];
 const FILES = ["__FILES__"];
 const CACHE = `jielong-shell-${VERSION}`;
 const SHELL_HEADER = "X-Shell-Version";
+// the engine's files are named by their version or digest: kept across shells
+const ENGINE_CACHE = "jielong-engine";
+const ENGINE_MANIFEST = "/engine/manifest.json";
 
 // Set when a page arrives made for another shell (the site was upgraded):
 // until the new worker takes over, files come from the network, so a new
@@ -29,7 +33,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const key of await caches.keys()) {
-        if (key.startsWith("jielong-") && key !== CACHE) await caches.delete(key);
+        if (key.startsWith("jielong-") && key !== CACHE && key !== ENGINE_CACHE) await caches.delete(key);
       }
       await self.clients.claim();
     })(),
@@ -45,7 +49,42 @@ self.addEventListener("fetch", (event) => {
   }
   if (request.mode === "navigate") event.respondWith(page(request, url));
   else if (url.pathname.startsWith("/static/")) event.respondWith(file(request));
+  else if (url.pathname.startsWith("/engine/")) event.respondWith(engineFile(request, url));
 });
+
+// The engine: its manifest from the network first (it names the current
+// files), every other file from the cache once fetched (their names change
+// when they do). The cache keeps the current files only.
+async function engineFile(request, url) {
+  const cache = await caches.open(ENGINE_CACHE);
+  if (url.pathname === ENGINE_MANIFEST) {
+    try {
+      const response = await fetch(request);
+      if (response.ok) {
+        await cache.put(ENGINE_MANIFEST, response.clone());
+        prune(cache, await response.clone().json());
+      }
+      return response;
+    } catch (error) {
+      const kept = await cache.match(ENGINE_MANIFEST);
+      if (kept) return kept;
+      throw error;
+    }
+  }
+  const kept = await cache.match(url.pathname);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(url.pathname, response.clone());
+  return response;
+}
+
+async function prune(cache, manifest) {
+  for (const key of await cache.keys()) {
+    const path = new URL(key.url).pathname;
+    const current = path === ENGINE_MANIFEST || path === manifest.package || (manifest.runtime && path.startsWith(manifest.runtime));
+    if (!current) await cache.delete(key);
+  }
+}
 
 // Pages: the network first, so a page is always as the server makes it now;
 // offline, the page as last fetched (its query aside: the table finds its

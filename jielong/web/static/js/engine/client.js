@@ -54,6 +54,7 @@ export function start() {
       timings.bootMs = data.ms ?? null;
       document.documentElement.dataset.engine = state;
       readyResolve(data.ready);
+      if (data.ready) keepForOffline();
       return;
     }
     const done = waiting.get(data.id);
@@ -69,6 +70,27 @@ export function start() {
     for (const done of waiting.values()) done.reject(new Error("engine stopped"));
     waiting.clear();
   };
+}
+
+// The engine's files into the service worker's cache, for play offline: a
+// worker started before the service worker took the page over fetched them
+// past it (the browser's HTTP cache answers these fetches again).
+async function keepForOffline() {
+  const sw = navigator.serviceWorker;
+  if (!sw) return;
+  if (!sw.controller) {
+    sw.addEventListener("controllerchange", keepForOffline, { once: true });
+    return;
+  }
+  try {
+    const manifest = await (await fetch("/engine/manifest.json")).json();
+    if (!manifest.available) return;
+    const files = [manifest.package, ...manifest.files.map((f) => manifest.runtime + f)];
+    await Promise.all(files.map((u) => fetch(u)));
+    document.documentElement.dataset.engineKept = "1";
+  } catch {
+    // offline already: what the worker has is what there is
+  }
 }
 
 // Starts the engine after the first paint, when the browser has time.
