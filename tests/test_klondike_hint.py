@@ -4,6 +4,7 @@ depends on cards the player cannot know, and with every card known it wins."""
 
 from __future__ import annotations
 
+import inspect
 import random
 import time
 from collections import deque
@@ -146,11 +147,13 @@ def test_hint_agrees_with_every_move_sequence(pos: KlondikePosition, draw: int) 
     if h.kind == "likely":
         # the move that won the most deals of the unseen cards
         assert h.line == (h.move,) and h.samples > 0
+        # a won deal is decided, so at least one was
+        assert 0 < h.decided <= h.samples
         # an estimate: exactly 0 or 1 only with a proof
         assert h.win_chance is not None and 0 < h.win_chance < 1
         return
     # no deal of the unseen cards was won: the shortest line to progress
-    assert h.kind == "heuristic" and h.samples > 0
+    assert h.kind == "heuristic" and h.samples > 0 and 0 <= h.decided <= h.samples
     assert h.win_chance is not None and 0 < h.win_chance <= 0.5 / (h.samples + 1)
     end = replay(r, pos, h.line)
     if shortest is not None:
@@ -671,3 +674,12 @@ def test_a_plan_goes_on_only_while_its_own_deal_agrees_with_what_is_seen() -> No
     chosen = weigh(r, pos, cands, deadline=float("inf"), carried=[(gone, WON, b""), *handed])
     assert chosen.plan_deal != 0
     assert _segment(chosen.deals[chosen.plan_deal], chosen.lines[chosen.plan_deal]) == best_seg
+
+
+def test_the_hint_counts_cpu_time_by_default() -> None:
+    # a server's hint pool passes no clock: a busy machine must weigh as
+    # many deals as the benchmark, which counts CPU time
+    from jielong.engine.solve import hints, klondike_hint
+
+    for fn in (klondike_hint.hint, hints.compute_hint):
+        assert inspect.signature(fn).parameters["clock"].default is time.process_time

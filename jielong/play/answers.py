@@ -37,6 +37,7 @@ def hint_json(hint: Hint) -> dict[str, object]:
         "source": hint.source,
         "win_chance": hint.win_chance,
         "samples": hint.samples,
+        "decided": hint.decided,
     }
 
 

@@ -70,7 +70,7 @@ def _progress_search(
     draw: int,
     stock_known: bool,
     deadline: float,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
     record: tuple[int, ...] = (),
 ) -> tuple[str, list[Action]]:
     """Cheapest line to progress: ``("found", line)`` for a card turned over
@@ -138,7 +138,7 @@ def lost_every_way(
     vis: State,
     draw: int,
     deadline: float | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
 ) -> bool:
     """Whether every deal of the unseen cards of ``vis`` is proven lost (by
     the relaxation, or by the exhaustive search within
@@ -199,15 +199,16 @@ def hint(
     max_seconds: float,
     avoid: frozenset[KlondikePosition] = frozenset(),
     never: frozenset[KlondikePosition] = frozenset(),
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
     carried: tuple[CarriedDeal, ...] = (),
 ) -> Hint:
     """A hint that uses only what the player can know (see the module notes);
     its move leads to no position of ``avoid`` (:func:`circle_key`\\ s of the
     positions the game has been in) unless every move does, and none of
     ``never`` (those it has been in twice) at all.  ``clock``
-    measures ``max_seconds``: wall time, or ``time.process_time`` for
-    answers that a busy machine does not change.  ``carried``: the previous
+    measures ``max_seconds``: by default this process's CPU time, so that a
+    busy server weighs as many deals as an idle one (``time.perf_counter``
+    for wall time).  ``carried``: the previous
     hint's deals after its move (:attr:`Hint.carry`)."""
     start = clock()
     legal = rules.legal_moves(position)
@@ -231,7 +232,7 @@ def hint(
     fresh = [m for m in legal if keys[m] not in avoid]
     # in the order that settles ties between moves that win as many deals
     candidates = sorted(fresh or legal, key=lambda m: priority(position, m))
-    samples = 0
+    samples = decided = 0
     chance = None
     turn = first_pass_turn(rules.draw, vis, stock_known, candidates)
     if turn is not None:
@@ -255,6 +256,7 @@ def hint(
             "first_pass",
             win_chance=weighing.won_share() if samples else None,
             samples=samples,
+            decided=weighing.decided(),
             carry=carry_after(weighing, 0, rules.draw),
         )
     if not known:
@@ -267,13 +269,21 @@ def hint(
             carried=carried,
         )
         samples = len(weighing.roots)
+        decided = weighing.decided()
         chance = weighing.won_share() if samples else None
         best = best_move(weighing)
         if best is not None:
             move = candidates[best]
             carry = carry_after(weighing, best, rules.draw)
             return Hint(
-                "likely", move, (move,), "sampling", win_chance=chance, samples=samples, carry=carry
+                "likely",
+                move,
+                (move,),
+                "sampling",
+                win_chance=chance,
+                samples=samples,
+                decided=decided,
+                carry=carry,
             )
     verdict, line = _progress_search(
         vis, rules.draw, stock_known, start + max_seconds, clock, foundation_record(avoid)
@@ -288,7 +298,21 @@ def hint(
             raise SolverBug("hint line does not start with a legal move")
         if moves[0] in candidates:
             return Hint(
-                "heuristic", moves[0], tuple(moves), "own", win_chance=chance, samples=samples
+                "heuristic",
+                moves[0],
+                tuple(moves),
+                "own",
+                win_chance=chance,
+                samples=samples,
+                decided=decided,
             )
     m = heuristic_move(rules, position, candidates)
-    return Hint("heuristic", m, (m,) if m else (), "heuristic", win_chance=chance, samples=samples)
+    return Hint(
+        "heuristic",
+        m,
+        (m,) if m else (),
+        "heuristic",
+        win_chance=chance,
+        samples=samples,
+        decided=decided,
+    )

@@ -303,6 +303,10 @@ class Weighing:
     carried: int = 0
     """Deals taken from the previous hint."""
 
+    def decided(self) -> int:
+        """The deals won or proven lost within their budget."""
+        return sum(1 for r in self.roots if r != OPEN)
+
     def won_share(self) -> float:
         """The chance to win estimated from the deals: the share won, pulled
         half a deal towards even (Jeffreys' estimate), so that only a proof
@@ -319,7 +323,7 @@ def weigh(
     deadline: float,
     samples: int = SAMPLES,
     nodes: int = NODES,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
     carried: Sequence[CarriedDeal] = (),
 ) -> Weighing:
     """Deal the unseen cards ``samples`` times at most and score each of

@@ -64,7 +64,8 @@ class Hint:
     ``win_chance``: the chance to win from the position, ``None`` when
     unknown; exactly 1.0 or 0.0 only with a line to a win through known
     cards or a proof (``samples`` 0), else estimated from ``samples`` deals
-    of the unseen cards.
+    of the unseen cards, ``decided`` of them won or proven lost within their
+    budget (the others count as lost for every move).
 
     ``carry``: the deals a ``likely`` hint weighed, after its move, for the
     next hint to go on with when the player plays it; never sent to the
@@ -84,4 +85,5 @@ class Hint:
     steps: tuple[Move, ...] = field(default=())
     win_chance: float | None = None
     samples: int = 0
+    decided: int = 0
     carry: tuple[CarriedDeal, ...] = field(default=(), compare=False, repr=False)

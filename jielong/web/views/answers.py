@@ -51,6 +51,12 @@ class HintAnswer(_Answer):
         "proof, else the share of the sampled deals won; null when unknown",
     )
     samples: int = Field(ge=0, description="deals of the unseen cards sampled (0: exact)")
+    decided: int = Field(
+        default=0,
+        ge=0,
+        description="of the deals sampled, those won or proven lost within their budget "
+        "(the others count as lost for every move)",
+    )
 
 
 class SolverVerdict(_Answer):
