@@ -4,11 +4,14 @@ screens, and the offline and dark looks."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
 from board_driver import card_selector, open_game, read_board, tap, wait_board
-from conftest import Server
+from conftest import Server, screenshot
+
+from jielong.engine.cards import DECK
 
 pytestmark = pytest.mark.browser
 
@@ -43,3 +46,36 @@ def test_an_ace_goes_home_on_one_tap(page: Any, server: Server, device: str) -> 
     tap(page, device, card_selector("waste", "AS"))
     wait_board(page, 3, gid)
     assert "AS" in read_board(page)["foundations"]
+
+
+def long_column(length: int) -> str:
+    """A FreeCell position whose first column holds ``length`` cards."""
+    codes = [str(c) for c in DECK]
+    columns = [codes[:length]]
+    rest = codes[length:]
+    per = -(-len(rest) // 7)
+    columns += [rest[i : i + per] for i in range(0, len(rest), per)]
+    return "\n".join(" ".join(col) for col in columns) + "\n"
+
+
+CARD_BOXES = """(pile) => [...document.querySelectorAll(`[data-pile="${pile}"] .card`)]
+  .map((c) => c.getBoundingClientRect()).map((r) => ({top: r.top, w: r.width, h: r.height}))"""
+
+
+def test_a_long_column_squeezes_its_fan_before_the_cards_shrink(
+    page: Any, server: Server, device: str
+) -> None:
+    open_game(page, "/play/freecell?deal=1")
+    usual = page.evaluate(CARD_BOXES, "tableau:0")[0]["h"]
+    custom_game(page, server, "freecell", long_column(13))
+    cards = page.evaluate(CARD_BOXES, "tableau:0")
+    assert len(cards) == 13
+    # a column of 13 keeps the cards nearly as tall (they were 73% of it on a desktop)
+    assert cards[0]["h"] >= 0.8 * usual
+    # the short columns keep an open fan, the long one squeezes, every rank shows
+    steps = [b["top"] - a["top"] for a, b in pairwise(cards)]
+    other = page.evaluate(CARD_BOXES, "tableau:1")
+    assert other[1]["top"] - other[0]["top"] >= max(steps)
+    assert min(steps) >= 0.22 * cards[0]["w"]
+    screenshot(page, f"long-column-{device}")
+

@@ -19,7 +19,12 @@ export function cardMetrics(cw, large = false) {
   const index = indexSize(cw, large);
   const band = (indexBand(index) / 100) * cw;
   const margin = Math.min(2, cw * 0.05);
-  return { cw, ch, index, minUp: Math.ceil(band + margin), minDown: Math.max(3, Math.round(ch * 0.05)) };
+  // squeezed to its last: the rank and the suit down to their baseline (a
+  // J's hook or a Q's tail may go under the next card; no other rank looks
+  // like either without it)
+  const baseline = ((4 + index * 0.74 + 2) / 100) * cw;
+  const minUp = Math.ceil(band + margin);
+  return { cw, ch, index, minUp, squeezeUp: Math.min(minUp, Math.ceil(baseline + margin)), minDown: Math.max(3, Math.round(ch * 0.05)) };
 }
 
 // Wide, short boards (phones held sideways) put the stock, waste, cells and
@@ -41,12 +46,13 @@ export function computeLayout(game, width, height, options = {}) {
   let cw = side
     ? Math.max(24, Math.floor(Math.min((width - gap * (columns + extra + 3)) / (columns + extra), large ? 150 : 118)))
     : widest(columns, width, height, gap, large);
-  // the longest column decides: cards shrink until every index in it shows
+  // the longest column decides: its fan squeezes first (fanFor), and the
+  // cards shrink only when it cannot fit even with every rank on its baseline
   let m = cardMetrics(cw, large);
   const fits = (mm) => {
     const room = height - tableauTop(mm.ch) - gap;
     const blocks = !side || 2 * mm.ch + 3 * gap + (klondike ? 2 * mm.minUp : 0) <= height;
-    return blocks && p.tableau.every((pile) => pile.down * mm.minDown + Math.max(0, pile.up.length - 1) * mm.minUp + mm.ch <= room);
+    return blocks && p.tableau.every((pile) => pile.down * mm.minDown + Math.max(0, pile.up.length - 1) * mm.squeezeUp + mm.ch <= room);
   };
   while (m.cw > 24 && !fits(m)) m = cardMetrics(m.cw - 1, large);
   cw = m.cw;
@@ -115,15 +121,19 @@ function splitRow(cw, gap, left, width, piles, p) {
 }
 
 // Offsets of face-down and face-up cards in a pile. With room to spare the
-// fan opens up (tall phone screens), and squeezed it never hides a face-up
-// card's corner index: the layout shrinks the cards before that.
+// fan opens up (tall phone screens). Squeezed, the face-up cards give way to
+// their whole corner index, then the face-down ones to a sliver, then the
+// face-up ones to their ranks' baseline; the layout shrinks the cards before
+// anything more.
 export function fanFor(down, up, ch, room, limits = { minUp: ch * 0.17, minDown: ch * 0.05, open: 0.42 }) {
   let fd = ch * 0.13;
   let fu = Math.max(ch * 0.3, limits.minUp);
   const need = () => down * fd + Math.max(0, up - 1) * fu + ch;
+  const upTo = (least) => (fu = Math.max(least, (room - ch - down * fd) / (up - 1)));
   if (up > 1 && need() < room) fu = Math.max(fu, Math.min(ch * limits.open, (room - ch - down * fd) / (up - 1)));
-  if (need() > room && up > 1) fu = Math.max(limits.minUp, (room - ch - down * fd) / (up - 1));
+  if (need() > room && up > 1) upTo(limits.minUp);
   if (need() > room && down > 0) fd = Math.max(limits.minDown, (room - ch - Math.max(0, up - 1) * fu) / down);
+  if (need() > room && up > 1) upTo(Math.min(limits.minUp, limits.squeezeUp ?? limits.minUp));
   return { down: fd, up: fu };
 }
 
