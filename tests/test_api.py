@@ -508,13 +508,27 @@ def test_statistics_follow_the_player_cookie(tmp_path: Path) -> None:
         }
         assert set(first.json()) == set(VARIANTS)
         assert "set-cookie" not in alice.get("/api/stats").headers  # kept, not renewed
-        new_game(alice, variant="freecell", deal=1)
-        new_game(alice, variant="freecell", position=KINGS)  # custom: not counted
-        won = new_game(alice, variant="kongdang", deal=5)
+        dealt = new_game(alice, variant="freecell", deal=1)
+        # a game counts from its first move: opening a table is not a game
+        assert alice.get("/api/stats").json()["freecell"]["games"] == 0
+        play_first(alice, dealt)
+        play_first(alice, new_game(alice, variant="freecell", position=KINGS))  # custom
+        kongdang = new_game(alice, variant="kongdang", deal=5)
         assert alice.get("/api/stats").json()["freecell"]["games"] == 1
         assert bob.get("/api/stats").json()["freecell"]["games"] == 0
-        assert won["flags"]["won"] is False
+        assert alice.get("/api/stats").json()["kongdang"]["games"] == 0
+        played = play_first(alice, play_first(alice, kongdang))
+        assert played["flags"]["won"] is False
         assert alice.get("/api/stats").json()["kongdang"]["games"] == 1
+
+
+def play_first(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """The game after its first legal move."""
+    m = game["moves"][0]
+    r = act(client, game, type="move", **{k: m[k] for k in ("from", "to", "count")})
+    assert r.status_code == 200, r.text
+    played: dict[str, Any] = r.json()
+    return played
 
 
 def test_a_won_numbered_deal_counts_in_the_statistics(tmp_path: Path) -> None:
@@ -537,12 +551,46 @@ def test_a_won_numbered_deal_counts_in_the_statistics(tmp_path: Path) -> None:
         assert stats["best_moves"] == g["counters"]["moves"]
         assert stats["best_time_ms"] == g["counters"]["elapsed_ms"]
         assert stats["recent"] == [
-            {"result": "won", "time_ms": stats["best_time_ms"], "moves": stats["best_moves"]}
+            {
+                "date": today_utc().isoformat(),
+                "deal": "freecell-1",
+                "result": "won",
+                "time_ms": stats["best_time_ms"],
+                "moves": stats["best_moves"],
+            }
         ]
-        new_game(c, variant="freecell", deal=2)
-        new_game(c, variant="freecell", deal=3)
-        results = [r["result"] for r in c.get("/api/stats").json()["freecell"]["recent"]]
-        assert results == ["won", "lost", "playing"]
+        play_first(c, new_game(c, variant="freecell", deal=2))
+        play_first(c, new_game(c, variant="freecell", deal=3))
+        new_game(c, variant="freecell", deal=4)  # no move: not a game
+        recent = c.get("/api/stats").json()["freecell"]["recent"]
+        assert [r["result"] for r in recent] == ["won", "lost", "playing"]
+        assert [r["moves"] for r in recent[1:]] == [1, 1]
+
+
+def test_a_game_the_demo_finished_is_recorded_as_the_demos(tmp_path: Path) -> None:
+    from jielong.engine.solve.api import solve
+
+    rules = rules_for("freecell")
+    result = solve("freecell", rules.deal(1), max_seconds=20)
+    if result.status != "solved":
+        pytest.skip(f"the own solver did not solve deal 1 in time ({result.status})")
+    app = create_app(Settings(database=f"sqlite:///{tmp_path / 'd.sqlite3'}"))
+    with TestClient(app) as c:
+        g = new_game(c, variant="freecell", deal=1)
+        half = len(result.moves) // 2
+        for i, move in enumerate(result.moves):
+            # the player plays the first half, the demo the rest
+            r = act(c, g, type="move", demo=i >= half, **move.to_json())
+            assert r.status_code == 200, r.text
+            g = r.json()
+        assert g["flags"]["won"]
+        stats = c.get("/api/stats").json()["freecell"]
+        assert (stats["games"], stats["wins"], stats["streak"]) == (1, 0, 0)
+        assert stats["best_time_ms"] is None and stats["best_moves"] is None
+        assert [r["result"] for r in stats["recent"]] == ["demo"]
+        # the flag is a boolean on any action
+        assert_error(act(c, g, type="undo", demo="yes"), 422, "invalid_request")
+        assert act(c, g, type="undo", demo=False).status_code == 200
 
 
 # -- languages, envelope, pages, static files ------------------------------------------

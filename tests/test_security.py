@@ -56,6 +56,9 @@ def test_a_player_id_the_client_chose_is_not_taken(tmp_path: Path) -> None:
             client.cookies.set("jl_player", chosen)
         r = alice.post("/api/games", json={"variant": "freecell", "deal": 3})
         issued = r.cookies["jl_player"]
+        # a game counts from its first move
+        move = {"version": 1, "type": "move", **r.json()["moves"][0]}
+        assert alice.post(f"/api/games/{r.json()['id']}/actions", json=move).status_code == 200
         assert chosen not in issued
         assert bob.get("/api/stats").json()["freecell"]["games"] == 0
         assert alice.get("/api/stats").json()["freecell"]["games"] == 1

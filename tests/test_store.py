@@ -394,6 +394,7 @@ def test_statistics_per_variant(store: Store) -> None:
 
     def finished(variant: str, won_ms: int | None, moves: int, t: int, player: str = me) -> None:
         session = Session(variant, deal=t + 1)
+        session.move(session.legal_moves()[0])  # a game counts from its first move
         if won_ms is not None:
             session.won_ms, session.won_moves = won_ms, moves
         store.create(session, player, now=t)
@@ -409,6 +410,7 @@ def test_statistics_per_variant(store: Store) -> None:
     custom = Session("freecell", start_text=KINGS)
     custom.won_ms, custom.won_moves = 10, 4
     store.create(custom, me, now=9)  # custom positions never count
+    store.create(Session("kongdang", deal=3), me, now=10)  # nor do games with no move
     stats = store.stats(me)
     assert stats["freecell"] == {
         "games": 6,
@@ -423,11 +425,17 @@ def test_statistics_per_variant(store: Store) -> None:
     assert store.stats("player-ffffffffffff") == {}
 
 
-def test_statistics_come_from_an_aggregate_kept_by_creates_and_wins(store: Store) -> None:
+def test_statistics_come_from_an_aggregate_kept_by_first_moves_and_wins(store: Store) -> None:
     me = "player-jjjjjjjjjjjj"
     old = store.create(Session("freecell", deal=1), me, now=1)
-    new = store.create(Session("freecell", deal=2), me, now=2)  # the old one is abandoned
-    for record, version, ms in ((new, 1, 5_000), (old, 1, 4_000)):
+    new = store.create(Session("freecell", deal=2), me, now=2)
+    assert store.stats(me) == {}  # no move yet: no game
+    # the first move counts the game: the old one is abandoned for the new
+    old.session.move(old.session.legal_moves()[0])
+    old = store.save(old, 1, now=3)
+    new.session.move(new.session.legal_moves()[0])
+    new = store.save(new, 1, now=3)
+    for record, version, ms in ((new, 2, 5_000), (old, 2, 4_000)):
         record.session.won_ms, record.session.won_moves = ms, 80
         saved = store.save(record, version, now=3)
         saved.session.move(saved.session.legal_moves()[0])  # does not count the win again
@@ -497,6 +505,29 @@ def test_a_database_of_the_earlier_layout_is_upgraded(tmp_path: Path) -> None:
     store.close()
 
 
+def test_games_never_moved_leave_the_counts_of_an_earlier_database(tmp_path: Path) -> None:
+    """A database from when a game counted as it was dealt: the games with
+    no move made are taken out of the counts, once."""
+    url = f"sqlite:///{tmp_path / 'dealt.sqlite3'}"
+    store = Store(url)
+    me = "player-mmmmmmmmmmmm"
+    moved = Session("freecell", deal=1)
+    moved.move(moved.legal_moves()[0])
+    store.create(moved, me, now=1)
+    store.create(Session("freecell", deal=2), me, now=2)
+    store.close()
+    with sa.create_engine(url).begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE games DROP COLUMN demo")
+        conn.exec_driver_sql("ALTER TABLE games DROP COLUMN moves")
+        # as the earlier store counted them: both games
+        conn.exec_driver_sql("UPDATE player_stats SET games = 2")
+    for _ in range(2):
+        again = Store(url)
+        assert again.stats(me)["freecell"]["games"] == 1
+        assert [g["moves"] for g in again.recent(me, ["freecell"], 5)["freecell"]] == [1]
+        again.close()
+
+
 def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     s = Store(f"sqlite:///{tmp_path / 'sub' / 'x.sqlite3'}")
     with s.engine.connect() as conn:
@@ -522,7 +553,9 @@ def test_default_database_is_under_the_user_data_dir(
 
 def test_deal_numbers_past_64_bits(store: Store) -> None:
     big = 10**20 - 1
-    record = store.create(Session("klondike-3", deal=big), "player-gggggggggggg", now=0)
+    session = Session("klondike-3", deal=big)
+    session.draw()
+    record = store.create(session, "player-gggggggggggg", now=0)
     loaded = store.load(record.id)
     assert loaded is not None and loaded.session.deal == big
     assert store.stats("player-gggggggggggg")["klondike-3"]["games"] == 1

@@ -43,6 +43,7 @@ from jielong.store.rows import (
 )
 from jielong.store.tables import (
     GAME_COLUMNS,
+    RECENT_COLUMNS,
     STATS_COLUMNS,
     GameRow,
     Queries,
@@ -129,9 +130,11 @@ class Store:
         def write(cur: DBAPICursor) -> None:
             cur.execute(self._sql.insert_game, (record.id, *(row[c] for c in GAME_COLUMNS[1:])))
             self._write_steps(cur, record.id, 1, session.top.root, session.top)
-            if player is not None and session.deal is not None:
+            # a game counts in the statistics from its first move: here when
+            # it comes with moves made, else at its first action (_saving)
+            if _counted(record) and (session.moves_count or won):
                 cur.execute(self._sql.count_game, (player, session.variant.id, record.id, False))
-                if won:
+                if won and not record.demo:
                     self._count_win(cur, record)
 
         self._writer.write(write)
@@ -311,7 +314,8 @@ class Store:
         self, record: GameRecord, expected_version: int, now: int
     ) -> tuple[tuple[object, ...], Callable[[DBAPICursor], bool], bool]:
         """The game row's new values, the write (compare-and-set on the
-        version, then the steps pushed or undone), and whether it counts a win."""
+        version, then the steps pushed or undone), and whether it counts a
+        game or a win in the statistics."""
         session = record.session
         version = expected_version + 1
         stored = record.stored_top or session.top.root
@@ -326,23 +330,31 @@ class Store:
             now,
             session.won_ms,
             session.won_moves,
+            session.moves_count,
+            record.demo,
             record.id,
             expected_version,
         )
-        counts_win = bool(
-            won and not record.stored_won and record.player and session.deal is not None
-        )
+        counted = _counted(record)
+        # the first action on a game dealt without moves is its first move
+        # (there is nothing to undo or restart before it)
+        fresh = record.stored_top is None or record.stored_top.count == 0
+        counts_game = counted and expected_version == 1 and fresh and not record.stored_won
+        counts_win = counted and won and not record.stored_won and not record.demo
 
         def write(cur: DBAPICursor) -> bool:
             cur.execute(self._sql.update_game, values)
             if cur.rowcount != 1:
                 return False
             self._write_steps(cur, record.id, version, stored, top)
+            if counts_game:
+                counting = (record.player, session.variant.id, record.id, False)
+                cur.execute(self._sql.count_game, counting)
             if counts_win:
                 self._count_win(cur, record)
             return True
 
-        return values, write, counts_win
+        return values, write, counts_game or counts_win
 
     def _saved(
         self, record: GameRecord, expected_version: int, now: int, written: int
@@ -406,16 +418,23 @@ class Store:
 
     def recent(
         self, player: str, variants: list[str], limit: int
-    ) -> dict[str, list[tuple[int | None, int | None]]]:
-        """Per variant, the player's latest ``limit`` dealt games (custom
-        positions do not count), oldest first: (won_ms, won_moves), None
-        while not won.  One index range per variant."""
-        out: dict[str, list[tuple[int | None, int | None]]] = {}
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Per variant, the player's latest ``limit`` dealt games with a move
+        made (custom positions do not count), oldest first, each a dict of
+        :data:`RECENT_COLUMNS`.  One index range per variant."""
+        out: dict[str, list[dict[str, Any]]] = {}
         with self._connections.cursor() as cur:
             for variant in variants:
                 cur.execute(self._sql.recent, (player, variant, limit))
-                out[variant] = [(row[0], row[1]) for row in reversed(cur.fetchall())]
+                rows = reversed(cur.fetchall())
+                out[variant] = [dict(zip(RECENT_COLUMNS, row, strict=True)) for row in rows]
         return out
+
+
+def _counted(record: GameRecord) -> bool:
+    """Whether the game counts in its player's statistics (a dealt game of a
+    known player; custom positions never count)."""
+    return bool(record.player and record.session.deal is not None)
 
 
 def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:

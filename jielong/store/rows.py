@@ -32,6 +32,8 @@ class GameRecord:
     # difference between them and the session's
     stored_top: Frame | None = field(default=None, repr=False)
     stored_won: bool = False
+    # the demo played a move in this game: a win of it is not the player's
+    demo: bool = False
 
 
 class StaleVersion(Exception):
@@ -69,6 +71,8 @@ def row_values(record: GameRecord) -> dict[str, object]:
         "updated_ms": record.updated_ms,
         "won_ms": s.won_ms,
         "won_moves": s.won_moves,
+        "moves": s.moves_count,
+        "demo": record.demo,
     }
 
 
@@ -104,4 +108,5 @@ def record_from_row(row: GameRow, top: Frame) -> GameRecord:
         row["updated_ms"],
         stored_top=top,
         stored_won=row["won_ms"] is not None,
+        demo=bool(row["demo"]),
     )

@@ -33,6 +33,10 @@ games = sa.Table(
     sa.Column("updated_ms", sa.BigInteger, nullable=False),
     sa.Column("won_ms", sa.BigInteger, nullable=True),
     sa.Column("won_moves", sa.Integer, nullable=True),
+    # the moves on the board now (what the statistics' latest games show), and
+    # whether the demo played in the game: its win is then not the player's
+    sa.Column("moves", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("demo", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("games_player_variant", "player", "variant", "created_ms"),
 )
 
@@ -48,9 +52,10 @@ game_steps = sa.Table(
     sa.Index("game_steps_pushed", "game", "pushed"),
 )
 
-# statistics per player and variant (games from a deal; custom positions do
-# not count).  ``latest`` is the player's newest game in the variant: starting
-# another one while it is not won ends the streak.
+# statistics per player and variant (games from a deal with a move made;
+# custom positions do not count, nor is a game the demo played in a win).
+# ``latest`` is the player's newest game in the variant: starting another
+# one while it is not won ends the streak.
 player_stats = sa.Table(
     "player_stats",
     metadata,
@@ -103,9 +108,13 @@ class GameRow(TypedDict):
     updated_ms: int
     won_ms: int | None
     won_moves: int | None
+    moves: int
+    demo: bool
 
 
 GAME_COLUMNS = tuple(c.name for c in games.columns)
+# a game of the statistics' latest games (one with a move made)
+RECENT_COLUMNS = ("created_ms", "deal", "moves", "elapsed_ms", "won_ms", "won_moves", "demo")
 STATS_COLUMNS = ("games", "wins", "best_time_ms", "best_moves", "streak", "best_streak")
 
 
@@ -122,8 +131,8 @@ class Queries:
         )
         self.update_game = sql(
             """UPDATE games SET version = ?, depth = ?, last = ?, elapsed_ms = ?,
-            running_since = ?, updated_ms = ?, won_ms = ?, won_moves = ?
-            WHERE id = ? AND version = ?"""
+            running_since = ?, updated_ms = ?, won_ms = ?, won_moves = ?, moves = ?,
+            demo = ? WHERE id = ? AND version = ?"""
         )
         # PostgreSQL: an action's whole write as one statement (its own
         # transaction), one round trip instead of four
@@ -149,8 +158,8 @@ class Queries:
             "WHERE player = ? ORDER BY variant"
         )
         self.recent = sql(
-            """SELECT won_ms, won_moves FROM games
-            WHERE player = ? AND variant = ? AND deal IS NOT NULL
+            f"""SELECT {", ".join(RECENT_COLUMNS)} FROM games
+            WHERE player = ? AND variant = ? AND deal IS NOT NULL AND (version > 1 OR moves > 0)
             ORDER BY created_ms DESC, id DESC LIMIT ?"""
         )
         self.latest_unfinished = sql(

@@ -5,6 +5,12 @@ Earlier, a game row held its whole undo stack as one JSON document (column
 reading all of a player's games.  The upgrade moves each game's steps into
 ``game_steps`` rows, fills ``player_stats`` from the games, and drops the
 old column, in one transaction.
+
+Later still, a game counted in the statistics when it was dealt, and a win
+the demo played counted as the player's.  A game now counts from its first
+move: the upgrade adds the ``moves`` and ``demo`` columns and takes the
+games never moved out of the counts (which demo played a game before is not
+known).
 """
 
 from __future__ import annotations
@@ -36,8 +42,32 @@ def upgrade(engine: Engine, game_steps: sa.Table, player_stats: sa.Table) -> Non
     ``game_steps`` and ``player_stats`` tables (given by the store, which
     imports this module)."""
     columns = {c["name"] for c in sa.inspect(engine).get_columns("games")}
-    if "steps" not in columns:
+    if "steps" in columns:
+        _steps_in_rows(engine, game_steps, player_stats)
+    _count_from_first_move(engine)
+
+
+def _count_from_first_move(engine: Engine) -> None:
+    if "demo" in {c["name"] for c in sa.inspect(engine).get_columns("games")}:
         return
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql("ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0")
+            conn.exec_driver_sql("ALTER TABLE games ADD COLUMN demo BOOLEAN NOT NULL DEFAULT FALSE")
+            # the steps on the undo stack: the moves, but for a restart's step
+            conn.exec_driver_sql("UPDATE games SET moves = depth")
+            conn.exec_driver_sql(
+                """UPDATE player_stats SET games = games - (SELECT COUNT(*) FROM games
+                WHERE games.player = player_stats.player AND games.variant = player_stats.variant
+                AND games.deal IS NOT NULL AND games.version = 1 AND games.depth = 0)"""
+            )
+    except sa.exc.DBAPIError:
+        # another process upgraded it meanwhile
+        if "demo" not in {c["name"] for c in sa.inspect(engine).get_columns("games")}:
+            raise
+
+
+def _steps_in_rows(engine: Engine, game_steps: sa.Table, player_stats: sa.Table) -> None:
     try:
         with engine.begin() as conn:
             conn.exec_driver_sql("ALTER TABLE games ADD COLUMN depth INTEGER NOT NULL DEFAULT 0")

@@ -10,7 +10,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from board_driver import card_selector, open_game, source_card, tap, wait_board
+from board_driver import card_selector, open_game, source_card, t, tap, wait_board
 from conftest import PHONE, Server, screenshot
 from test_board import stuck_klondike
 
@@ -314,7 +314,11 @@ def test_a_win_cascades_and_the_statistics_show_it(page: Any, server: Server, de
 
     # the statistics page: the win, its time and moves, and the latest results
     won = server.game(game["id"])
-    call("/api/games", {"variant": "freecell", "deal": 2})
+    second = call("/api/games", {"variant": "freecell", "deal": 2})
+    # a game counts from its first move
+    first = {"version": 1, "type": "move", **second["moves"][0]}
+    call(f"/api/games/{second['id']}/actions", first)
+    call("/api/games", {"variant": "freecell", "deal": 3})
     page.goto("/stats#freecell")
     section = page.locator('section[data-variant="freecell"]')
     figure = lambda name: section.locator(f'[data-figure="{name}"] dd').inner_text()  # noqa: E731
@@ -328,8 +332,13 @@ def test_a_win_cascades_and_the_statistics_show_it(page: Any, server: Server, de
         re.fullmatch(r"\d+:\d\d", best)
         and int(best.replace(":", "")) <= seconds // 60 * 100 + seconds % 60
     )
-    assert section.locator(".chart rect.won").count() == 1
-    assert section.locator(".chart rect.playing").count() == 1
+    # the latest games, newest first: date, deal, result, moves, time
+    rows = section.locator("table.recent tbody tr")
+    assert rows.count() == 2
+    cells = rows.nth(1).locator("td").all_inner_texts()
+    assert cells[1:4] == ["freecell-1", t("stats.result.won"), str(won["counters"]["moves"])]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", cells[0]) and re.fullmatch(r"\d+:\d\d", cells[4])
+    assert rows.nth(0).locator("td.result").inner_text() == t("stats.result.playing")
     other = page.locator('section[data-variant="kongdang"]')
     assert other.locator('[data-figure="played"] dd').inner_text() == "0"
     screenshot(page, f"looks-statistics-{device}")

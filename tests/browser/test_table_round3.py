@@ -8,7 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from board_driver import card_selector, open_game, read_board, tap, wait_board
+from board_driver import card_selector, open_game, read_board, t, tap, wait_board
 from conftest import Server, screenshot
 
 from jielong.engine.cards import DECK
@@ -79,3 +79,35 @@ def test_a_long_column_squeezes_its_fan_before_the_cards_shrink(
     assert min(steps) >= 0.22 * cards[0]["w"]
     screenshot(page, f"long-column-{device}")
 
+
+def my_stats(page: Any, variant: str) -> dict[str, Any]:
+    answer: dict[str, Any] = page.request.get("/api/stats").json()[variant]
+    return answer
+
+
+def test_statistics_count_games_played_and_not_the_demos_wins(page: Any, device: str) -> None:
+    from jielong.engine.rules.registry import rules_for
+    from jielong.engine.solve.api import solve
+
+    # opening a table is not a game played
+    open_game(page, "/play/kongdang")
+    assert my_stats(page, "kongdang")["games"] == 0
+    result = solve("freecell", rules_for("freecell").deal(1), max_seconds=20)
+    if result.status != "solved":
+        pytest.skip(f"the own solver did not solve deal 1 in time ({result.status})")
+    game = page.request.post("/api/games", data={"variant": "freecell", "deal": 1}).json()
+    # the player plays all but the last few moves, the demo finishes
+    for move in result.moves[:-4]:
+        body = {"version": game["version"], "type": "move", **move.to_json()}
+        game = page.request.post(f"/api/games/{game['id']}/actions", data=body).json()
+    open_game(page, f"/play/freecell?game={game['id']}")
+    page.locator('#actions button[data-act="demo"]').click()
+    page.locator(".panel.win").wait_for()
+    stats = my_stats(page, "freecell")
+    assert (stats["games"], stats["wins"], stats["best_time_ms"]) == (1, 0, None)
+    page.goto("/stats#freecell")
+    row = page.locator('section[data-variant="freecell"] table.recent tbody tr')
+    assert row.count() == 1
+    assert row.locator("td.result").inner_text() == t("stats.result.demo")
+    assert page.locator('section[data-variant="kongdang"] .chart-empty').count() == 1
+    screenshot(page, f"stats-demo-{device}")

@@ -74,7 +74,8 @@ class MoveStep(BaseModel):
 
 class Action(BaseModel):
     """A move with its piles (and ``steps`` for a run), or another type of
-    action with nothing beside its type and version."""
+    action with nothing beside its type and version; either may say that the
+    demo played it (``demo``: the game's win is then not the player's)."""
 
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
@@ -84,6 +85,7 @@ class Action(BaseModel):
     to: str | None = Field(None, max_length=32)
     count: Count = 1
     steps: list[MoveStep] | None = Field(None, max_length=MAX_RUN_STEPS)
+    demo: StrictBool = False
 
 
 class ClockReport(BaseModel):
@@ -286,7 +288,7 @@ def _played(record: GameRecord, body: Action) -> GameRecord:
             raise ApiError(422, "invalid_request", {"detail": str(e)}) from None
     else:
         # the other actions take nothing beside their type and version
-        extra = sorted(given - {"version", "type"})
+        extra = sorted(given - {"version", "type", "demo"})
         if extra:
             raise _refuse_field(extra[0])
     try:
@@ -294,6 +296,7 @@ def _played(record: GameRecord, body: Action) -> GameRecord:
     except ActionError as e:
         details = {k: v for k, v in e.params.items() if k in ("reason", "count", "limit")}
         raise ApiError(422, e.code, e.params, details=details) from None
+    record.demo = record.demo or body.demo
     return record
 
 

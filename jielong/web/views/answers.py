@@ -133,8 +133,12 @@ class DailyAnswer(_Answer):
 
 
 class RecentResult(_Answer):
-    result: Literal["won", "lost", "playing"]
-    time_ms: int | None
+    date: str = Field(description="the day it was dealt, YYYY-MM-DD (UTC)")
+    deal: str = Field(description="the deal id")
+    result: Literal["won", "demo", "lost", "playing"] = Field(
+        description="demo: won, and the demo played in it (not the player's win)"
+    )
+    time_ms: int | None = Field(description="the win's time, or the clock as it was left")
     moves: int | None
 
 

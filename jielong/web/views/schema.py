@@ -215,6 +215,13 @@ _VERSION: dict[str, object] = {"type": "integer", "minimum": 0, "maximum": MAX_V
 _COUNT: dict[str, object] = {"type": "integer", "minimum": 1, "maximum": MAX_COUNT, "default": 1}
 
 
+_DEMO: dict[str, object] = {
+    "type": "boolean",
+    "default": False,
+    "description": "the demo played it: the game is then recorded as the demo's, not a win",
+}
+
+
 def action_body_schema(other_types: list[str], max_steps: int) -> dict[str, object]:
     """The body of an action: a move with its piles, or one of the other types
     with nothing else."""
@@ -235,6 +242,7 @@ def action_body_schema(other_types: list[str], max_steps: int) -> dict[str, obje
                 "description": "with a run move: the single-card moves that carry it, as "
                 "a hint of a variant whose hint plays on a second click gives them",
             },
+            "demo": _DEMO,
         },
     )
     other = _kind(
@@ -242,6 +250,7 @@ def action_body_schema(other_types: list[str], max_steps: int) -> dict[str, obje
         ["version", "type"],
         version=_VERSION,
         type={"type": "string", "enum": other_types},
+        demo=_DEMO,
     )
     return {"title": "Action", "oneOf": [move, other]}
 

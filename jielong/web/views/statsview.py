@@ -3,8 +3,9 @@ statistics page drawn from the same figures."""
 
 from __future__ import annotations
 
+import datetime as dt
 from html import escape
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from jielong.engine.rules.variants import VARIANTS
 from jielong.store import Store
@@ -13,9 +14,13 @@ RECENT = 20
 
 
 class Result(TypedDict):
-    """One of the latest games: how it ended, and the win's time and moves."""
+    """One of the latest games: when it was dealt (UTC date), its deal, how
+    it ended (``demo``: the demo played in it and it was won), its moves and
+    time (the win's, or as it was left)."""
 
-    result: Literal["won", "lost", "playing"]
+    date: str
+    deal: str
+    result: Literal["won", "demo", "lost", "playing"]
     time_ms: int | None
     moves: int | None
 
@@ -34,8 +39,9 @@ class Figures(TypedDict):
 
 def player_stats(store: Store, player: str) -> dict[str, Figures]:
     """Per variant: games, wins, best time and moves, current and best streak,
-    and the latest results oldest first (``won``; ``lost`` for a game left
-    for a newer one; ``playing`` for the latest game not won yet)."""
+    and the latest games with a move made, oldest first (``won``; ``demo``
+    for one the demo played in and won; ``lost`` for a game left for a
+    newer one; ``playing`` for the latest game not won yet)."""
     found = store.stats(player)
     recent = store.recent(player, list(VARIANTS), RECENT)
     out: dict[str, Figures] = {}
@@ -51,16 +57,23 @@ def player_stats(store: Store, player: str) -> dict[str, Figures]:
             "best_moves": row.get("best_moves"),
             "streak": row.get("streak") or 0,
             "best_streak": row.get("best_streak") or 0,
-            "recent": [
-                {
-                    "result": "won" if ms is not None else "playing" if i == last else "lost",
-                    "time_ms": ms,
-                    "moves": moves,
-                }
-                for i, (ms, moves) in enumerate(results)
-            ],
+            "recent": [_result(v, game, i == last) for i, game in enumerate(results)],
         }
     return out
+
+
+def _result(variant: str, game: dict[str, Any], latest: bool) -> Result:
+    won = game["won_ms"] is not None
+    result: Literal["won", "demo", "lost", "playing"]
+    result = ("demo" if game["demo"] else "won") if won else "playing" if latest else "lost"
+    date = dt.datetime.fromtimestamp(game["created_ms"] / 1000, dt.UTC).date()
+    return {
+        "date": date.isoformat(),
+        "deal": f"{variant}-{game['deal']}",
+        "result": result,
+        "time_ms": game["won_ms"] if won else game["elapsed_ms"],
+        "moves": game["won_moves"] if won else game["moves"],
+    }
 
 
 def clock(ms: int | None) -> str:
@@ -71,23 +84,25 @@ def clock(ms: int | None) -> str:
     return f"{h}:{m:02}:{s % 60:02}" if h else f"{m}:{s % 60:02}"
 
 
-def chart(recent: list[Result], t: dict[str, str]) -> str:
-    """The latest results as a row of bars: a win stands tall, a game left
-    unwon short, the game in progress as an outline."""
+def recent_table(recent: list[Result], t: dict[str, str]) -> str:
+    """The latest games, newest first, as a table: date, deal, result,
+    moves and time."""
     if not recent:
         return f'<p class="chart-empty">{escape(t["stats.noGames"])}</p>'
-    width = 12 * RECENT
-    bars = []
-    for i, r in enumerate(recent):
-        x = 12 * i
+    heads = "".join(
+        f'<th scope="col">{escape(t["stats.col." + c])}</th>'
+        for c in ("date", "deal", "result", "moves", "time")
+    )
+    rows = []
+    for r in reversed(recent):
         kind = r["result"]
-        height = {"won": 36, "lost": 12, "playing": 24}[kind]
-        label = t["stats.result." + kind]
-        if kind == "won":
-            label += f" · {clock(r['time_ms'])} · {r['moves']}"
-        bars.append(
-            f'<rect class="{kind}" x="{x + 1}" y="{40 - height}" width="10" height="{height}"'
-            f' rx="2"><title>{escape(label)}</title></rect>'
+        deal = escape(r["deal"])
+        rows.append(
+            f'<tr class="{kind}"><td>{r["date"]}</td>'
+            f"<td>{deal}</td>"
+            f'<td class="result">{escape(t["stats.result." + kind])}</td>'
+            f'<td class="num">{"—" if r["moves"] is None else r["moves"]}</td>'
+            f'<td class="num">{clock(r["time_ms"])}</td></tr>'
         )
     summary = escape(
         t["stats.recentSummary"].format(
@@ -95,8 +110,8 @@ def chart(recent: list[Result], t: dict[str, str]) -> str:
         )
     )
     return (
-        f'<svg class="chart" viewBox="0 0 {width} 40" role="img" aria-label="{summary}">'
-        f"{''.join(bars)}</svg>"
+        f'<div class="recent-wrap"><table class="recent"><caption class="sr-only">{summary}'
+        f"</caption><thead><tr>{heads}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
@@ -130,5 +145,5 @@ def section(variant: str, row: Figures, t: dict[str, str]) -> str:
     return (
         f'<section class="stats-game" id="{variant}" data-variant="{variant}">'
         f'<h2><a href="/play/{variant}">{name}</a></h2><dl class="figures">{items}</dl>'
-        f"<h3>{escape(t['stats.recent'])}</h3>{chart(row['recent'], t)}</section>"
+        f"<h3>{escape(t['stats.recent'])}</h3>{recent_table(row['recent'], t)}</section>"
     )

@@ -103,7 +103,8 @@ async function loop() {
       }
       const m = line.shift();
       const stock = m.from === "stock" || m.to === "stock";
-      const ok = await act(stock ? { type: "draw" } : { type: "move", ...m });
+      // marked as the demo's: the server records a game it played in as a demo, not a win
+      const ok = await act(stock ? { type: "draw", demo: true } : { type: "move", ...m, demo: true });
       if (!ok) {
         stop();
         break;
