@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from jielong.web.app import Settings, create_app
 from jielong.web.services.winnable import WinnablePool
+from jielong.web.state import app_state
 
 VARIANTS = ("klondike-3", "klondike-1")
 
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(Settings(database=f"sqlite:///{folder}/bench.sqlite3", hint_workers=1))
         with TestClient(app) as client:
-            pool: WinnablePool = app.state.winnable
+            pool = app_state(app).winnable
 
             def pool_full(variant: str) -> Callable[[], None]:
                 def wait() -> None:
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
                 times = [_timed(client, body, pool_full(v)) for _ in range(n)]
                 print(_line(f"{v} winnable, pool ready", times))
             pool.stop()
-            app.state.winnable = WinnablePool(0)  # every deal checked in the request
+            app_state(app).winnable = WinnablePool(0)  # every deal checked in the request
             for v in VARIANTS:
                 body = {"variant": v, "winnable": True}
                 times = [_timed(client, body, lambda: None) for _ in range(n)]

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from jielong.engine.catalogue import today_utc
 from jielong.web.app import Settings, create_app
 from jielong.web.services.costly import CostlyRefused, CostlyWork
+from jielong.web.state import app_state
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def test_daily_dates_are_bounded(client: TestClient) -> None:
 
 
 def test_uncached_daily_deals_are_limited_per_address(client: TestClient) -> None:
-    client.app.state.costly = CostlyWork(address=(3, 0.01))  # type: ignore[attr-defined]
+    app_state(client.app).costly = CostlyWork(address=(3, 0.01))
     today = today_utc()
     dates = [(today - dt.timedelta(days=30 + i)).isoformat() for i in range(4)]
     answers = [client.get("/api/daily/freecell", params={"date": d}) for d in dates]

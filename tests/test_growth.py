@@ -15,6 +15,7 @@ from jielong.store import Store
 from jielong.store.tables import game_steps, games
 from jielong.web.app import Settings, create_app
 from jielong.web.services.growth import CreationLimit, expire_games
+from jielong.web.state import app_state
 
 KINGS = "Foundations: H-Q C-Q D-Q S-Q\nKH\nKC\nKD\nKS\n:\n:\n:\n:\n"
 
@@ -37,7 +38,7 @@ def test_one_client_cannot_start_games_without_end(tmp_path: Path) -> None:
 
 def test_creation_is_limited_per_player_and_per_address(tmp_path: Path) -> None:
     app = create_app(Settings(database=f"sqlite:///{tmp_path / 'g.sqlite3'}", hint_workers=1))
-    app.state.creation_limit = CreationLimit(player=(3, 0.01), address=(5, 0.01))
+    app_state(app).creation_limit = CreationLimit(player=(3, 0.01), address=(5, 0.01))
     with TestClient(app) as alice, TestClient(app) as bob:
         for _ in range(3):
             new_game(alice, variant="freecell")

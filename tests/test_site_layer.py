@@ -20,6 +20,7 @@ from jielong.web.app import Settings, create_app
 from jielong.web.http import site
 from jielong.web.http.limits import MAX_BODY_BYTES
 from jielong.web.http.security import PLAYER_COOKIE, PlayerIds
+from jielong.web.state import app_state
 
 
 @pytest.fixture(scope="module")
@@ -85,10 +86,10 @@ def test_a_move_whose_store_fails_answers_503_then_recovers(tmp_path: Path) -> N
         r = client.post(_actions(game), json=body)
         assert r.status_code == 503 and r.json()["error"]["code"] == "storage_unavailable"
         assert int(r.headers["retry-after"]) > 0 and r.headers["cache-control"] == "no-store"
-        assert app.state.storage_outage.failing
+        assert app_state(app).storage_outage.failing
         store.save_soon = save_soon  # type: ignore[method-assign]
         assert client.post(_actions(game), json=body).status_code == 200
-        assert not app.state.storage_outage.failing
+        assert not app_state(app).storage_outage.failing
 
 
 def test_a_bug_in_a_move_is_a_500(tmp_path: Path) -> None:

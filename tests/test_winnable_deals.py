@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from api_checks import app_client, new_game
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from jielong.engine.catalogue import CATALOGUE_SIZE, DAILY_KLONDIKE_NODES, unsolvable_deals
@@ -24,6 +23,7 @@ from jielong.store.tables import games
 from jielong.web.app import Settings, create_app
 from jielong.web.i18n import LANGUAGES, message
 from jielong.web.services.winnable import KLONDIKE_VARIANTS, WinnableDeals, WinnablePool
+from jielong.web.state import app_state
 
 
 def wait_for(condition: Callable[[], bool], seconds: float = 60.0) -> None:
@@ -204,11 +204,11 @@ def test_record_of_winnable_deals(tmp_path: Any) -> None:
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     with app_client(tmp_path_factory, "winnable") as c:
         yield c
-    assert isinstance(c.app, FastAPI) and not c.app.state.winnable.running()
+    assert not app_state(c.app).winnable.running()
 
 
 def game_count(client: TestClient) -> int:
-    store: Store = client.app.state.store  # type: ignore[attr-defined]
+    store = app_state(client.app).store
     with store.engine.connect() as conn:
         count: int = conn.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
     return count
@@ -219,7 +219,7 @@ def test_no_pool_work_in_an_app_that_deals_no_winnable_deal(tmp_path: Any) -> No
     with TestClient(app) as c:
         g = new_game(c, variant="klondike-3")
         assert g["winnable"] is False
-        assert not app.state.winnable.running()
+        assert not app_state(app).winnable.running()
 
 
 @pytest.mark.parametrize("variant", KLONDIKE_VARIANTS)
@@ -257,7 +257,7 @@ def test_winnable_klondike_deal_is_won_by_replaying_the_solver(
 
 
 def test_pool_refills_after_a_deal_is_taken(client: TestClient) -> None:
-    pool: WinnablePool = client.app.state.winnable  # type: ignore[attr-defined]
+    pool = app_state(client.app).winnable
     new_game(client, variant="klondike-1", winnable=True)
     assert pool.running()
     wait_for(lambda: full(pool), 120)
@@ -271,7 +271,7 @@ def test_pool_refills_after_a_deal_is_taken(client: TestClient) -> None:
 
 @pytest.mark.parametrize("variant", ["freecell", "kongdang"])
 def test_freecell_winnable_is_an_ordinary_random_deal(client: TestClient, variant: str) -> None:
-    pool: WinnablePool = client.app.state.winnable  # type: ignore[attr-defined]
+    pool = app_state(client.app).winnable
     g = new_game(client, variant=variant, winnable=True)
     assert g["variant"] == variant and 1 <= g["deal"] <= CATALOGUE_SIZE
     assert g["deal"] not in unsolvable_deals("freecell")

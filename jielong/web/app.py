@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
@@ -38,52 +36,16 @@ from jielong.web.routes import device as api_device
 from jielong.web.routes import engine as engine_files
 from jielong.web.routes import games as api_games
 from jielong.web.services import growth
-from jielong.web.services.costly import CostlyWork
 from jielong.web.services.daily import DailyDeals
-from jielong.web.services.hintgate import HintGate
 from jielong.web.services.hintpool import HintPool
-from jielong.web.services.winnable import WinnableDeals, WinnablePool
+from jielong.web.services.winnable import WinnablePool
+from jielong.web.state import AppState, Settings
 from jielong.web.views import pages, pwa
 from jielong.web.views.schema import DocumentedApp
 
+__all__ = ["Settings", "create_app", "create_app_from_env"]
+
 STATIC_DIR = Path(__file__).with_name("static")
-
-
-@dataclass(frozen=True)
-class Settings:
-    database: str | None = None
-    """SQLAlchemy URL; ``None``: SQLite under the user's data directory."""
-    hint_workers: int = 2
-    hint_queue: int = 8
-    hint_seconds: float = 2.0
-    docs: bool = False
-    """Serve FastAPI's interactive docs at /docs (they load scripts from a CDN)."""
-    expire_days: float = 30.0
-    """Unfinished games untouched this long are deleted (0: kept for ever)."""
-
-    @classmethod
-    def from_env(cls) -> Settings:
-        env = os.environ
-        return cls(
-            database=env.get("JIELONG_DATABASE") or None,
-            hint_workers=int(env.get("JIELONG_HINT_WORKERS", "2")),
-            hint_queue=int(env.get("JIELONG_HINT_QUEUE", "8")),
-            hint_seconds=float(env.get("JIELONG_HINT_SECONDS", "2.0")),
-            docs=env.get("JIELONG_DOCS") == "1",
-            expire_days=float(env.get("JIELONG_EXPIRE_DAYS", "30")),
-        )
-
-    def to_env(self) -> dict[str, str]:
-        env = {
-            "JIELONG_HINT_WORKERS": str(self.hint_workers),
-            "JIELONG_HINT_QUEUE": str(self.hint_queue),
-            "JIELONG_HINT_SECONDS": str(self.hint_seconds),
-            "JIELONG_DOCS": "1" if self.docs else "0",
-            "JIELONG_EXPIRE_DAYS": str(self.expire_days),
-        }
-        if self.database:
-            env["JIELONG_DATABASE"] = self.database
-        return env
 
 
 class CachedStatic(StaticFiles):
@@ -142,15 +104,6 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         # framework's tracing would cost a check on every request
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
-    app.state.settings = settings
-    app.state.store = store
-    app.state.hints = pool
-    app.state.hint_gate = HintGate()
-    app.state.creation_limit = growth.CreationLimit()
-    app.state.costly = CostlyWork()
-    app.state.winnable = winnable
-    app.state.winnable_deals = WinnableDeals(store.engine)
-    app.state.daily_deals = daily
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -158,7 +111,15 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
-    outage = app.state.storage_outage = storage.install(app)
+    outage = storage.install(app)
+    app.state = AppState(
+        settings=settings,
+        store=store,
+        hints=pool,
+        winnable=winnable,
+        daily_deals=daily,
+        storage_outage=outage,
+    )
 
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     # last, so outermost: the limits, headers, cookie and metrics of every request

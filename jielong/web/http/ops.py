@@ -16,6 +16,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, 
 
 from jielong.store import Store
 from jielong.web.http.telemetry import HINT_QUEUE
+from jielong.web.state import app_state
 
 router = APIRouter(include_in_schema=False)
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -28,7 +29,7 @@ def _ping(store: Store) -> None:
 
 @router.get("/healthz")
 async def healthz(request: Request) -> JSONResponse:
-    store: Store = request.app.state.store
+    store = app_state(request).store
     start = time.perf_counter()
     body: dict[str, object] = {"status": "ok", "version": metadata.version("jielong")}
     try:
@@ -40,13 +41,13 @@ async def healthz(request: Request) -> JSONResponse:
         body["database"] = "ok"
         status = 200
     body["database_ms"] = round((time.perf_counter() - start) * 1000, 1)
-    body["hint_queue"] = request.app.state.hints.submitted
+    body["hint_queue"] = app_state(request).hints.submitted
     return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/metrics")
 def metrics(request: Request) -> Response:
-    HINT_QUEUE.set(request.app.state.hints.submitted)
+    HINT_QUEUE.set(app_state(request).hints.submitted)
     registry = REGISTRY
     if os.environ.get(MULTIPROCESS_ENV):
         from prometheus_client import multiprocess

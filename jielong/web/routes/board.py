@@ -14,8 +14,7 @@ from jielong.engine.textboard import position_text
 from jielong.play.answers import analyse
 from jielong.web.errors import pool_refusals
 from jielong.web.http.limits import client_address
-from jielong.web.services.hintgate import HintGate
-from jielong.web.services.hintpool import HintPool
+from jielong.web.state import app_state
 from jielong.web.views.answers import AnalysisAnswer, PositionAnswer, answer
 from jielong.web.views.gamestate import load_game, store_of
 from jielong.web.views.schema import GameId, error_responses
@@ -71,8 +70,8 @@ async def analysis(game_id: GameId, request: Request) -> dict[str, object]:
     }
     if rules_for(variant).is_won(pos):
         return {**head, "status": "solved", "length": 0, "moves": [], "solver": None, "solvers": []}
-    pool: HintPool = request.app.state.hints
-    gate: HintGate = request.app.state.hint_gate
+    pool = app_state(request).hints
+    gate = app_state(request).hint_gate
     runs = 2 if get_variant(variant).family == "freecell" else 1
     # the same limits per player and address as hints
     with pool_refusals(), gate.admit(request.state.player, client_address(request.scope)):

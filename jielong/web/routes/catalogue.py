@@ -9,9 +9,9 @@ from starlette.concurrency import run_in_threadpool
 
 from jielong.engine.catalogue import CATALOGUE_SIZE, is_unsolvable
 from jielong.engine.rules.variants import VARIANTS
-from jielong.store import Store
 from jielong.web.errors import parse_date, variant_or_error
 from jielong.web.services.costly import daily_deal_for
+from jielong.web.state import app_state
 from jielong.web.views.answers import DailyAnswer, DealsAnswer, StatsAnswer, VariantsAnswer, answer
 from jielong.web.views.schema import VARIANT_IDS, error_responses
 from jielong.web.views.statsview import player_stats
@@ -107,5 +107,5 @@ def daily(
 async def stats(request: Request) -> dict[str, object]:
     """Games, wins, best time and moves, current and best streak, and the
     latest results (``recent``, oldest first) per variant."""
-    store: Store = request.app.state.store
+    store = app_state(request).store
     return {**await run_in_threadpool(player_stats, store, request.state.player)}

@@ -22,10 +22,8 @@ from jielong.web.http.fastbody import JsonBodyRoute
 from jielong.web.http.limits import client_address
 from jielong.web.http.responses import JSONResponse
 from jielong.web.services.costly import costly, daily_deal_for
-from jielong.web.services.growth import CreationLimit
-from jielong.web.services.hintgate import HintGate
-from jielong.web.services.hintpool import HintCancelled, HintPool
-from jielong.web.services.winnable import WinnableDeals, WinnablePool
+from jielong.web.services.hintpool import HintCancelled
+from jielong.web.state import app_state
 from jielong.web.views.answers import HintAnswer, answer
 from jielong.web.views.gamestate import game_state, load_game, load_game_soon, store_of
 from jielong.web.views.patterns import deal_id_pattern, matches
@@ -119,14 +117,14 @@ def position_error(e: PositionParseError) -> ApiError:
 def _winnable_deal(request: Request, variant: str) -> int:
     if get_variant(variant).family == "freecell":
         return random_deal(variant)
-    pool: WinnablePool = request.app.state.winnable
+    pool = app_state(request).winnable
     if pool.ready(variant):
         number = pool.take(variant)
     else:  # none checked yet: this request checks deals itself
         with costly(request):
             number = pool.take(variant)
     # recorded before the game exists, so its first state already says so
-    deals: WinnableDeals = request.app.state.winnable_deals
+    deals = app_state(request).winnable_deals
     deals.record(variant, number)
     return number
 
@@ -238,7 +236,7 @@ def create_game(body: GameCreate, request: Request) -> JSONResponse:
     store = store_of(request)
     player: str = request.state.player
     # before the deal is chosen: a winnable or daily deal may take a solver run
-    limit: CreationLimit = request.app.state.creation_limit
+    limit = app_state(request).creation_limit
     wait = limit.wait(player, client_address(request.scope))
     if wait:
         raise ApiError(
@@ -315,7 +313,7 @@ def _refusal(e: _StaleRead | StaleVersion, request: Request) -> ApiError:
 
 
 def _answer(saved: GameRecord, game_id: str, request: Request) -> JSONResponse:
-    hints: HintPool = request.app.state.hints
+    hints = app_state(request).hints
     hints.cancel(game_id)
     return JSONResponse(game_state(saved, request))
 
@@ -390,8 +388,8 @@ async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str
     record = await run_in_threadpool(load_game, store, game_id)
     if record.version != body.version:
         raise await run_in_threadpool(_stale, record, request)
-    pool: HintPool = request.app.state.hints
-    gate: HintGate = request.app.state.hint_gate
+    pool = app_state(request).hints
+    gate = app_state(request).hint_gate
 
     async def moved_on() -> bool:
         return await run_in_threadpool(store.version_of, game_id) != body.version

@@ -16,7 +16,7 @@ from jielong.play.view import state_json
 from jielong.session import Session
 from jielong.store import GameRecord, Store
 from jielong.web.errors import ApiError
-from jielong.web.services.winnable import WinnableDeals
+from jielong.web.state import app_state
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -33,7 +33,7 @@ def known_winnable(request: Request, session: Session) -> bool:
         return deal <= CATALOGUE_SIZE and not is_unsolvable(session.variant.id, deal)
     if session.daily is not None:
         return True
-    deals: WinnableDeals = request.app.state.winnable_deals
+    deals = app_state(request).winnable_deals
     return deals.known(session.variant.id, deal)
 
 
@@ -51,7 +51,7 @@ def game_state(record: GameRecord, request: Request) -> dict[str, object]:
 
 
 def store_of(request: Request) -> Store:
-    store: Store = request.app.state.store
+    store = app_state(request).store
     return store
 
 

@@ -20,7 +20,7 @@ from jielong.engine.catalogue import CATALOGUE_SIZE, today_utc
 from jielong.engine.rules.variants import VARIANTS, Variant
 from jielong.web import i18n
 from jielong.web.i18n import LANGUAGES, Section
-from jielong.web.services.daily import DailyDeals
+from jielong.web.state import app_state
 from jielong.web.views.homeview import MINI_DEFS, continue_banner, daily_state, mini_table
 from jielong.web.views.pwa import THEME_COLOUR
 from jielong.web.views.statsview import player_stats, stats_body
@@ -183,8 +183,8 @@ def home(request: Request) -> HTMLResponse:
     lang = choose_language(request)
     t = catalogue(lang)
     today = today_utc()
-    daily_deals: DailyDeals = request.app.state.daily_deals
-    store = request.app.state.store
+    daily_deals = app_state(request).daily_deals
+    store = app_state(request).store
     player: str = request.state.player
     streaks = store.stats(player)
     tiles = []
@@ -316,6 +316,6 @@ def rules(request: Request, variant: str) -> HTMLResponse:
 async def stats(request: Request) -> HTMLResponse:
     lang = choose_language(request)
     t = catalogue(lang)
-    figures = await run_in_threadpool(player_stats, request.app.state.store, request.state.player)
+    figures = await run_in_threadpool(player_stats, app_state(request).store, request.state.player)
     body = stats_body(figures, t)
     return HTMLResponse(_page(lang, t["stats.title"], body, "home.js", {"lang": lang}))
