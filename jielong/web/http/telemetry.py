@@ -22,19 +22,19 @@ import logging
 import re
 import time
 import zlib
-from typing import Any, get_args
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import orjson
 from prometheus_client import Counter, Gauge, Histogram
 from starlette.types import Scope
 
-from jielong.web.routes.games import Action
+from jielong.play import actions
 
 access_log = logging.getLogger("jielong.access")
 INFO = logging.INFO
 # the action types the API takes: the only values of the actions' label
-ACTION_TYPES = frozenset(get_args(Action.model_fields["type"].annotation))
+ACTION_TYPES = frozenset(actions.ACTION_TYPES)
 
 REQUESTS = Counter("jielong_requests", "HTTP requests answered", ["method", "route", "status"])
 LATENCY = Histogram(
