@@ -49,8 +49,8 @@ def test_a_run_of_draws_is_one_hint_that_follows_the_clicks(
     assert said.inner_text() == t("hint.draws", n=2, **home)
     tap(page, device, '[data-pile="stock"]')
     wait_board(page, state["version"] + 2, gid)
-    draw = {"from": t("pile.stockName"), "to": t("pile.waste")}
-    assert said.inner_text() == t("hint.move", **draw)
+    # one turn left: said as what the hand does, not "Stock → Waste"
+    assert said.inner_text() == t("hint.turnStock")
     tap(page, device, '[data-pile="stock"]')
     wait_board(page, state["version"] + 3, gid)
     assert said.inner_text() == t("hint.move", **{**home, "from": f"{t('pile.waste')} ♥4"})

@@ -111,3 +111,57 @@ def test_statistics_count_games_played_and_not_the_demos_wins(page: Any, device:
     assert row.locator("td.result").inner_text() == t("stats.result.demo")
     assert page.locator('section[data-variant="kongdang"] .chart-empty').count() == 1
     screenshot(page, f"stats-demo-{device}")
+
+
+# Klondike draw 1, the stock empty and nothing to play from the waste's top:
+# the waste must be turned over.
+TURN_OVER = """Stock:
+Waste: 4H KH QH JH TH 9H 8H 7H 6H 5H
+Foundations: KC KD 3H QS
+Recycles: 0
+: | KS
+: |
+: |
+: |
+: |
+: |
+: |
+"""
+
+
+def test_klondike_words_say_what_the_hand_does(page: Any, server: Server, device: str) -> None:
+    from board_driver import centre, drag
+
+    gid = custom_game(page, server, "klondike-1", TURN_OVER)
+    page.locator('#actions button[data-act="hint"]').click()
+    said = page.locator("#hintbar .bar.info > span").first
+    said.wait_for()
+    # the waste turned over, then two turns of the stock to a king for column 2
+    then = {"from": t("pile.waste"), "to": t("pile.tableau", n=2)}
+    assert said.inner_text() == t("hint.overDraws", n=2, **then)
+    # the empty stock's label speaks of a tap on a touch screen
+    label = page.locator('[data-pile="stock"]').get_attribute("aria-label")
+    assert label == t("pile.stockEmpty.touch" if device == "phone" else "pile.stockEmpty")
+    if device == "phone":
+        assert "click" not in t("pile.stockEmpty.touch", "en")
+    # the waste's top card dragged onto the empty stock: what happened, in words
+    drag(
+        page,
+        device,
+        centre(page, card_selector("waste", "5H")),
+        centre(page, '[data-pile="stock"]'),
+    )
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    assert toast.inner_text() == api_text("illegal.wrong_draw")
+    wait_board(page, 1, gid)
+    screenshot(page, f"words-turn-over-{device}")
+
+
+def api_text(key: str) -> str:
+    import json
+
+    from board_driver import I18N
+
+    text: str = json.loads((I18N / "api.zh-Hant.json").read_text(encoding="utf-8"))[key]
+    return text

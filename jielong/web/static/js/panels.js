@@ -5,6 +5,14 @@ import { shortCard } from "./overlay.js";
 import { faceUp, stockRun } from "./state.js";
 import { oddsFor, oddsOn } from "./odds.js";
 
+// A text in its touch-screen words ("tap" for "click") where the screen is
+// touched and the catalogue has them.
+const touch = window.matchMedia("(pointer: coarse)");
+export function tt(key, values = {}) {
+  const own = `${key}.touch`;
+  return touch.matches && t(own) !== own ? t(own, values) : t(key, values);
+}
+
 function button(act, label, extra = "") {
   return `<button type="button" data-act="${act}" ${extra}>${label}</button>`;
 }
@@ -111,11 +119,17 @@ export function hintbarHTML(game, view) {
   if (h.move && draws > 1) {
     // a run of clicks on the stock is one hint: where it leads, and how many
     const then = h.line[draws];
+    // a run that starts by turning the waste over says so, then counts the turns of the stock
+    const over = h.line[0].to === "stock";
+    const n = over ? draws - 1 : draws;
     const text = then
-      ? t("hint.draws", { n: draws, from: pileName(then.from), to: pileName(then.to) })
-      : t("hint.drawsOnly", { n: draws });
+      ? t(over ? "hint.overDraws" : "hint.draws", { n, from: pileName(then.from), to: pileName(then.to) })
+      : t(over ? "hint.overDrawsOnly" : "hint.drawsOnly", { n });
     return `<div class="bar info"><span>${text}</span>${oddsHTML(h)}</div>`;
   }
+  // a turn of the stock, or of the waste back over, said as what the hand does
+  if (h.move?.from === "stock") return `<div class="bar info"><span>${t("hint.turnStock")}</span>${oddsHTML(h)}</div>`;
+  if (h.move?.to === "stock") return `<div class="bar info"><span>${t("hint.turnWaste")}</span>${oddsHTML(h)}</div>`;
   if (h.move) {
     const up = faceUp(game, h.move.from);
     const n = h.move.count;
@@ -151,7 +165,7 @@ export function panelHTML(game, view) {
       t("win.home", { n: c.foundation_cards }),
     ];
     const id = game.deal_id
-      ? `<button type="button" class="copy" data-act="copy" title="${t("win.copy")}">${t("status.deal", { id: game.deal_id })}</button>`
+      ? `<button type="button" class="copy" data-act="copy" title="${tt("win.copy")}">${t("status.deal", { id: game.deal_id })}</button>`
       : "";
     return (
       `<div class="panel win" role="dialog" aria-modal="false" aria-labelledby="win-title"><h2 id="win-title">${t("win.title")}</h2>` +

@@ -3,6 +3,7 @@
 import { faceSVG, isRed, suitSVG } from "./cardart.js";
 import { cardName, pileName, t, variant } from "./i18n.js";
 import { cardTops } from "./layout.js";
+import { tt } from "./panels.js";
 import { UNKNOWN } from "./state.js";
 
 const SUITS = ["C", "D", "H", "S"];
@@ -40,7 +41,7 @@ function downHTML(key, index, style) {
 
 function pileLabel(id, down, up) {
   const parts = [pileName(id)];
-  if (id === "stock") return down ? t("pile.stock", { n: down }) : t("pile.stockEmpty");
+  if (id === "stock") return down ? t("pile.stock", { n: down }) : tt("pile.stockEmpty");
   if (!down && !up.length) parts.push(t("pile.empty"));
   if (down) parts.push(t("pile.down", { n: down }));
   const top = up.at(-1);
