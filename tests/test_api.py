@@ -468,8 +468,12 @@ def test_deal_catalogue(client: TestClient) -> None:
     assert [d["deal"] for d in data["deals"]] == [11980, 11981, 11982, 11983, 11984]
     assert [d["unsolvable"] for d in data["deals"]] == [False, False, True, False, False]
     assert data["deals"][2]["deal_id"] == "kongdang-11982"
-    end = client.get("/api/deals/freecell", params={"start": 999_999, "count": 10}).json()
-    assert [d["deal"] for d in end["deals"]] == [999_999, 1_000_000]
+    # every deal a game can start from, as POST /api/games takes them
+    last = 8_589_934_591
+    end = client.get("/api/deals/freecell", params={"start": last - 1, "count": 10}).json()
+    assert [d["deal"] for d in end["deals"]] == [last - 1, last]
+    past = client.get("/api/deals/freecell", params={"start": last + 1})
+    assert_error(past, 422, "bad_deal")
     assert len(client.get("/api/deals/klondike-1").json()["deals"]) == 100
     assert_error(client.get("/api/deals/spider"), 422, "unknown_variant")
     assert_error(client.get("/api/deals/freecell", params={"count": 5000}), 422, "invalid_request")

@@ -22,7 +22,7 @@ import pytest
 from jielong.engine.rules.registry import rules_for
 from jielong.testing.processes import ServerProcess
 from jielong.web.services.hintgate import HintGate, HintRefused
-from jielong.web.services.hintpool import HintPool, HintUnavailable
+from jielong.web.services.hintpool import HintBusy, HintPool, HintUnavailable
 
 SLOW = rules_for("kongdang").deal(11982)
 
@@ -141,3 +141,109 @@ def test_a_player_over_its_limit_leaves_the_address_its_share() -> None:
             pass
     with gate.admit("neighbour", "a"), gate.admit("other", "a"):
         pass
+
+
+def test_the_queue_takes_addresses_then_players_in_turn() -> None:
+    from dataclasses import dataclass
+
+    from jielong.web.services.fairqueue import FairQueue
+
+    @dataclass(eq=False)
+    class W:
+        address: str
+        player: str
+        n: int
+
+    q: FairQueue[W] = FairQueue()
+    for n in range(4):
+        q.push(W("flood", f"p{n % 2}", n))
+    q.push(W("quiet", "v", 99))
+    order = [w.n for w in iter(lambda: q.pop(), None)]
+    # one address's four against another's one: the other goes second, not
+    # last; within the flooding address its two players take turns
+    assert order == [0, 99, 1, 2, 3]
+    for n in range(3):
+        q.push(W("flood", "p", n))
+    q.push(W("quiet", "v", 99))
+    assert len(q) == 4 and q.held("flood") == 3
+    richest = q.newest_of_richest("new")
+    assert richest is not None and richest.n == 2
+    assert q.remove(richest) and not q.remove(richest)
+    assert q.newest_of_richest("flood") is None
+    # the address served least recently goes first: the quiet one
+    popped = q.pop()
+    assert popped is not None and popped.n == 99
+
+
+def test_analyses_leave_a_worker_to_hints_and_take_turns_per_address() -> None:
+    async def scenario() -> tuple[list[float], float, float, Any]:
+        pool = HintPool(workers=2, queue=8, deadline_seconds=1.0)
+        pool.start(asyncio.get_running_loop())
+        await asyncio.sleep(1.0)  # the workers are up
+        t0 = time.monotonic()
+
+        async def analysis(address: str, player: str, seconds: float) -> float:
+            await pool.run(time.sleep, seconds, seconds=seconds, who=(address, player))
+            return time.monotonic() - t0
+
+        flood = [asyncio.ensure_future(analysis("10.0.0.1", f"p{i}", 1.0)) for i in range(6)]
+        await asyncio.sleep(0.1)
+        own = asyncio.ensure_future(analysis("10.0.0.2", "v", 0.5))
+        await asyncio.sleep(0.1)
+        # a hint meanwhile: a worker is kept for it
+        hinted = await pool.hint(
+            "h" * 22, 1, "freecell", rules_for("freecell").deal(5), who=("10.0.0.2", "v")
+        )
+        hint_at = time.monotonic() - t0
+        own_at = await own
+        flooded = await asyncio.gather(*flood)
+        pool.shutdown()
+        return list(flooded), own_at, hint_at, hinted
+
+    flooded, own_at, hint_at, hinted = _run(scenario())
+    assert hinted["move"] is not None
+    assert hint_at < 1.0, hint_at
+    # the other address's analysis ran second, after one of the flood's
+    assert own_at < 2.0 and own_at < sorted(flooded)[1], (own_at, flooded)
+    assert max(flooded) > 6.0
+
+
+def test_a_full_pool_refuses_the_richest_address_for_a_newcomer() -> None:
+    async def scenario() -> tuple[list[Any], Any]:
+        pool = HintPool(workers=1, queue=2, deadline_seconds=1.0)
+        pool.start(asyncio.get_running_loop())
+
+        async def one(address: str) -> Any:
+            try:
+                return await pool.run(time.sleep, 0.5, seconds=0.5, who=(address, "p"))
+            except HintBusy as e:
+                return e
+
+        flood = [asyncio.ensure_future(one("10.0.0.1")) for _ in range(3)]
+        await asyncio.sleep(0.1)
+        newcomer = await one("10.0.0.2")
+        results = await asyncio.gather(*flood)
+        pool.shutdown()
+        return list(results), newcomer
+
+    flood, newcomer = _run(scenario())
+    assert newcomer is None  # time.sleep's answer
+    assert sum(isinstance(r, HintBusy) for r in flood) == 1
+
+
+def test_a_worker_s_memory_is_bounded() -> None:
+    async def scenario() -> tuple[Any, Any]:
+        pool = HintPool(workers=1, queue=1, deadline_seconds=1.0)
+        pool.start(asyncio.get_running_loop())
+        try:
+            # a gigabyte and a half, past the worker's bound
+            await pool.run(bytearray, 1536 << 20, seconds=5.0)
+            big: Any = None
+        except HintUnavailable as e:
+            big = e
+        after = await pool.run(sum, [1, 2], seconds=1.0)
+        pool.shutdown()
+        return big, after
+
+    big, after = _run(scenario())
+    assert isinstance(big, HintUnavailable) and after == 3

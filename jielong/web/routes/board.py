@@ -14,6 +14,7 @@ from jielong.engine.textboard import position_text
 from jielong.play.answers import analyse
 from jielong.web.errors import pool_refusals
 from jielong.web.http.limits import client_address
+from jielong.web.services.hintgate import ANALYSIS_COST
 from jielong.web.state import app_state
 from jielong.web.views.answers import AnalysisAnswer, PositionAnswer, answer
 from jielong.web.views.gamestate import load_game, store_of
@@ -73,9 +74,17 @@ async def analysis(game_id: GameId, request: Request) -> dict[str, object]:
     pool = app_state(request).hints
     gate = app_state(request).hint_gate
     runs = 2 if get_variant(variant).family == "freecell" else 1
-    # the same limits per player and address as hints
-    with pool_refusals(), gate.admit(request.state.player, client_address(request.scope)):
+    # the same limits per player and address as hints, an analysis counting
+    # for more; in turn with others' hints and analyses per address and player
+    who = (client_address(request.scope), request.state.player)
+    with pool_refusals(), gate.admit(who[1], who[0], cost=ANALYSIS_COST):
         answer = await pool.run(
-            analyse, variant, pos, ANALYSIS_SECONDS, seconds=ANALYSIS_SECONDS * runs
+            analyse,
+            variant,
+            pos,
+            ANALYSIS_SECONDS,
+            seconds=ANALYSIS_SECONDS * runs,
+            who=who,
+            gave_up=request.is_disconnected,
         )
     return {**head, **answer}

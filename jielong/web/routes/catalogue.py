@@ -7,14 +7,16 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from jielong.engine.catalogue import CATALOGUE_SIZE, is_unsolvable
+from jielong.engine.catalogue import CATALOGUE_SIZE, deal_limit, is_unsolvable
 from jielong.engine.rules.variants import VARIANTS
-from jielong.web.errors import parse_date, variant_or_error
+from jielong.web.errors import ApiError, parse_date, variant_or_error
 from jielong.web.services.costly import daily_deal_for
 from jielong.web.state import app_state
 from jielong.web.views.answers import DailyAnswer, DealsAnswer, StatsAnswer, VariantsAnswer, answer
 from jielong.web.views.schema import VARIANT_IDS, error_responses
 from jielong.web.views.statsview import player_stats
+
+MAX_DEAL = max(deal_limit(v) for v in VARIANTS)
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
 
@@ -53,11 +55,16 @@ def variants() -> dict[str, object]:
 )
 def deals(
     variant: Annotated[str, Path(json_schema_extra={"enum": VARIANT_IDS})],
-    start: Annotated[int, Query(ge=1, le=CATALOGUE_SIZE)] = 1,
+    start: Annotated[int, Query(ge=1, le=MAX_DEAL)] = 1,
     count: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> dict[str, object]:
     variant = variant_or_error(variant)
-    end = min(start + count, CATALOGUE_SIZE + 1)
+    # every deal a game can be started with, as POST /api/games takes them;
+    # "total" is the catalogue's, whose unsolvable deals are known
+    limit = deal_limit(variant)
+    if start > limit:
+        raise ApiError(422, "bad_deal", {"max": f"{limit:,}"}, details={"min": 1, "max": limit})
+    end = min(start + count, limit + 1)
     return {
         "variant": variant,
         "deals": [

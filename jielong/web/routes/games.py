@@ -87,10 +87,15 @@ class Action(BaseModel):
 
 
 class ClockReport(BaseModel):
+    # a field the API does not know is refused (422), as docs/api.md says
+    model_config = ConfigDict(extra="forbid")
+
     running: StrictBool
 
 
 class HintRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     version: Version
 
 
@@ -396,7 +401,8 @@ async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str
 
     try:
         session = record.session
-        with pool_refusals(), gate.admit(request.state.player, client_address(request.scope)):
+        who = (client_address(request.scope), request.state.player)
+        with pool_refusals(), gate.admit(who[1], who[0]):
             answer = await pool.hint(
                 game_id,
                 body.version,
@@ -407,6 +413,7 @@ async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str
                 known_lost=session.deal is not None
                 and is_unsolvable(session.variant.id, session.deal),
                 gave_up=request.is_disconnected,
+                who=who,
             )
     except HintCancelled:
         current = await run_in_threadpool(load_game, store, game_id)

@@ -1,12 +1,14 @@
 """Who may ask for a hint now: limits per player and per address, so that one
 client cannot fill the hint pool and starve every other player.
 
-A player (by the signed cookie) may have :data:`PLAYER_IN_FLIGHT` hint
-requests waiting at once and ask :data:`PLAYER_BURST` at once, then one
-every ``1 / PLAYER_PER_SECOND`` seconds; an address (many players behind one
-router, or a client that drops its cookie) a few times more.  Past a limit
-the answer is 429 with ``Retry-After``.  (One computation per game is the
-hint pool's own rule.)
+A player (by the signed cookie) may have requests costing
+:data:`PLAYER_IN_FLIGHT` waiting at once (a hint costs one, an analysis,
+which takes a worker for longer, :data:`ANALYSIS_COST`) and ask
+:data:`PLAYER_BURST` at once, then one every ``1 / PLAYER_PER_SECOND``
+seconds; an address (many players behind one router, or a client that drops
+its cookie) a few times more.  Past a limit the answer is 429 with
+``Retry-After``.  (One computation per game, and the turns of addresses and
+players for the workers, are the hint pool's own rules.)
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from jielong.web.http.limits import TokenBuckets
 
 PLAYER_IN_FLIGHT = 2
 ADDRESS_IN_FLIGHT = 6
+ANALYSIS_COST = 2
 PLAYER_BURST, PLAYER_PER_SECOND = 20, 1.0
 ADDRESS_BURST, ADDRESS_PER_SECOND = 60, 4.0
 
@@ -49,17 +52,19 @@ class HintGate:
         self._waiting: dict[str, int] = {}
 
     @contextmanager
-    def admit(self, player: str, address: str) -> Iterator[None]:
-        """Hold a place for one hint request while it waits; raises
-        :class:`HintRefused` when the player or the address is over a limit."""
+    def admit(self, player: str, address: str, cost: int = 1) -> Iterator[None]:
+        """Hold a place for one request costing ``cost`` while it waits;
+        raises :class:`HintRefused` when the player or the address is over a
+        limit (a request costing more than the limit may go alone)."""
         keys = (f"p:{player}", f"a:{address}")
         with self._lock:
-            if self._waiting.get(keys[0], 0) >= self.player_in_flight or (
-                self._waiting.get(keys[1], 0) >= self.address_in_flight
+            held = (self._waiting.get(keys[0], 0), self._waiting.get(keys[1], 0))
+            if (held[0] and held[0] + cost > self.player_in_flight) or (
+                held[1] and held[1] + cost > self.address_in_flight
             ):
                 raise HintRefused(1)
             for key in keys:
-                self._waiting[key] = self._waiting.get(key, 0) + 1
+                self._waiting[key] = self._waiting.get(key, 0) + cost
         try:
             # the address's token only once the player's was given: a player
             # over its own limit must not use up its neighbours' share
@@ -70,7 +75,7 @@ class HintGate:
         finally:
             with self._lock:
                 for key in keys:
-                    left = self._waiting[key] - 1
+                    left = self._waiting[key] - cost
                     if left:
                         self._waiting[key] = left
                     else:
