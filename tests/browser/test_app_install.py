@@ -39,6 +39,9 @@ def test_installed_app_opens_offline_with_the_last_position(
     browser: Any, server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     context = browser.new_context(base_url=server.base, locale="zh-TW", **PHONE)
+    # a browser without workers: offline, the table can only show what the
+    # server sent last (tests/browser/test_engine_worker.py plays on offline)
+    context.add_init_script("Object.defineProperty(window, 'Worker', { value: undefined })")
     page = context.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []

@@ -157,6 +157,14 @@ async function showKept(id) {
   else showProblem(t("offline.needsServer"));
 }
 
+// The server's game in place of the device's copy, whatever their versions
+// (the server counts a sync as one version).
+function replaceWith(state) {
+  dropQueue();
+  table.confirmed = null;
+  adopt(state, false);
+}
+
 // The games played on this device while the server was away go to it, one
 // by one; the one on the table is adopted as the server has it now.
 let syncing = false;
@@ -173,11 +181,10 @@ export async function syncDevice() {
       const onTable = table.confirmed?.id === entry.id;
       if (done.refused) {
         if (onTable || done.state) toast(done.message ? t("sync.refused", { reason: done.message }) : t("sync.refusedPlain"));
-        if (onTable && done.state) adopt(done.state, false);
+        if (onTable && done.state) replaceWith(done.state);
         else if (onTable) newGame({});
       } else if (onTable && done.state) {
-        dropQueue();
-        adopt(done.state, false);
+        replaceWith(done.state);
       }
     }
   } finally {

@@ -33,20 +33,21 @@ export function whenReady() {
   return readyPromise;
 }
 
+function failed() {
+  state = "failed";
+  document.documentElement.dataset.engine = state;
+  readyResolve(false);
+}
+
 export function start() {
   if (state !== "off") return;
-  if (!supported()) {
-    state = "failed";
-    readyResolve(false);
-    return;
-  }
+  if (!supported()) return failed();
   state = "booting";
+  document.documentElement.dataset.engine = state;
   try {
     worker = new Worker("/static/js/engine/worker.js", { type: "module" });
   } catch {
-    state = "failed";
-    readyResolve(false);
-    return;
+    return failed();
   }
   worker.onmessage = ({ data }) => {
     if ("ready" in data) {
@@ -64,9 +65,7 @@ export function start() {
     else done.resolve(data.answer);
   };
   worker.onerror = () => {
-    state = "failed";
-    document.documentElement.dataset.engine = state;
-    readyResolve(false);
+    failed();
     for (const done of waiting.values()) done.reject(new Error("engine stopped"));
     waiting.clear();
   };

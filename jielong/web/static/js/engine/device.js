@@ -209,7 +209,11 @@ async function settle(entry, state) {
 async function forget(entry, res) {
   await drop(entry.id);
   held.delete(entry.id);
-  const state = res.body?.state || null;
+  let state = res.body?.state || null;
+  if (!state && !isDeviceGame(entry.id)) {
+    const now = await call("GET", `/api/games/${encodeURIComponent(entry.id)}`).catch(() => null);
+    if (now?.status === 200) state = now.body;
+  }
   const message = res.body?.error?.message || null;
   return { refused: true, code: res.body?.error?.code || null, message, state, from: entry.id };
 }

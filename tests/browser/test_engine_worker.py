@@ -1,0 +1,228 @@
+"""The engine on the player's device (a Web Worker running the site's own
+Python under Pyodide): hints, the demo and the analysis with the server's
+solver routes blocked; play offline, through a reload, synced to the server
+when the network returns; a forged device move refused on sync; and a browser
+without workers served by the server as before."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from jielong.web.services import runtime
+from tests.browser.board_driver import open_game, read_board, t, wait_board
+from tests.browser.conftest import DESKTOP, PHONE, Server, screenshot
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not runtime.installed(), reason="the engine runtime is not installed"),
+]
+
+SOLVER_ROUTES = re.compile(r".*/api/games/[^/]+/(hint|analysis)(\?.*)?$")
+BOOT_MS = 90_000
+"""A cold start of the runtime on a busy two-core machine."""
+
+
+def wait_engine(page: Any) -> None:
+    page.wait_for_function(
+        "() => document.documentElement.dataset.engine === 'ready'", timeout=BOOT_MS
+    )
+
+
+@pytest.fixture
+def context(browser: Any, server: Server) -> Iterator[Any]:
+    ctx = browser.new_context(base_url=server.base, locale="en-GB", **DESKTOP)
+    errors: list[str] = []
+    ctx.on("weberror", lambda e: errors.append(str(e.error)))
+    yield ctx
+    ctx.close()
+    assert not errors, errors
+
+
+def page_of(context: Any) -> Any:
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return page
+
+
+def test_hints_demo_and_verdict_come_from_the_device(context: Any, server: Server) -> None:
+    asked: list[str] = []
+
+    def refuse(route: Any) -> None:
+        asked.append(route.request.url)
+        route.abort()
+
+    context.route(SOLVER_ROUTES, refuse)
+    page = page_of(context)
+    game = open_game(page, "/play/freecell?deal=1")
+    wait_engine(page)
+    page.keyboard.press("h")
+    said = page.locator("#hintbar .bar.info > span").first
+    said.wait_for()
+    assert said.inner_text().startswith(t("hint.move", "en", **{"from": "", "to": ""})[:5])
+    # the demo plays the hint's line, move after move
+    page.keyboard.press("d")
+    wait_board(page, version=4)
+    page.keyboard.press("Escape")
+    # the position dialog's verdict
+    page.locator("#board-tools-open").click()
+    page.locator("#analysis-run").click()
+    verdict = page.locator("#analysis-verdict[data-status]")
+    verdict.wait_for(timeout=30_000)
+    assert verdict.get_attribute("data-status") == "solved"
+    screenshot(page, "engine-device-hint-desktop")
+    assert asked == []
+    # the moves reached the server all the same: it keeps the game
+    assert server.game(game)["counters"]["moves"] >= 3
+
+
+def test_a_game_goes_on_offline_through_a_reload_and_reaches_the_server(
+    browser: Any, server: Server
+) -> None:
+    context = browser.new_context(base_url=server.base, locale="en-GB", **PHONE)
+    try:
+        page = page_of(context)
+        game = open_game(page, "/play/kongdang?deal=5")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.reload()
+        wait_board(page)
+        wait_engine(page)
+        page.wait_for_function("() => document.documentElement.dataset.engineKept === '1'")
+        # in 空當接龍 the hint's second press plays it
+        page.keyboard.press("h")
+        page.locator("#hintbar .bar.info").first.wait_for()
+        page.keyboard.press("h")
+        wait_board(page, version=2)
+        assert server.game(game)["version"] == 2
+
+        context.set_offline(True)
+        for version in (3, 4):
+            page.keyboard.press("h")
+            page.locator("#hintbar .bar.info").first.wait_for()
+            page.keyboard.press("h")
+            wait_board(page, version=version)
+        bar = page.locator(".offline-bar")
+        bar.wait_for(state="visible")
+        assert bar.inner_text() == t("offline.onDevice", "en")
+        played = read_board(page)
+        assert server.game(game)["version"] == 2
+
+        answer = page.reload()
+        assert answer is not None and answer.from_service_worker
+        wait_board(page, version=4)
+        assert read_board(page) == played
+        page.keyboard.press("u")
+        wait_board(page, version=5)
+        page.keyboard.press("h")
+        page.locator("#hintbar .bar.info").first.wait_for()
+        page.keyboard.press("h")
+        wait_board(page, version=6)
+        played = read_board(page)
+        screenshot(page, "engine-offline-phone")
+
+        context.set_offline(False)
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        bar.wait_for(state="hidden")
+        page.wait_for_function(
+            f"() => !document.querySelector('#board').dataset.version || "
+            f"document.querySelector('#board').dataset.game === '{game}'"
+        )
+        kept = server.game(game)
+        assert kept["version"] == 3  # the server saved the device's four actions at once
+        assert kept["counters"]["moves"] == 3
+        wait_board(page, version=3, game=game)
+        assert {**read_board(page), "version": 6} == played
+    finally:
+        context.close()
+
+
+def test_a_game_dealt_offline_reaches_the_server(browser: Any, server: Server) -> None:
+    context = browser.new_context(base_url=server.base, locale="en-GB", **DESKTOP)
+    try:
+        page = page_of(context)
+        open_game(page, "/play/freecell?deal=20")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.reload()
+        wait_engine(page)
+        page.wait_for_function("() => document.documentElement.dataset.engineKept === '1'")
+        context.set_offline(True)
+        page.goto("/play/klondike-1?deal=77")
+        page.wait_for_selector("#board[data-game^='device-']:not([data-pending])")
+        page.keyboard.press(" ")  # turn the stock
+        page.wait_for_selector("#board[data-version='2']:not([data-pending])")
+        played = read_board(page)
+        context.set_offline(False)
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        page.wait_for_function(
+            "() => location.search.includes('game=') && !location.search.includes('device-')"
+        )
+        game = page.evaluate("() => new URLSearchParams(location.search).get('game')")
+        kept = server.game(game)
+        assert kept["deal_id"] == "klondike-1-77" and kept["counters"]["moves"] == 1
+        wait_board(page, game=game)
+        assert {**read_board(page), "version": 2} == played
+    finally:
+        context.close()
+
+
+FORGE = """async () => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open("jielong", 1);
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+  const store = () => db.transaction("games", "readwrite").objectStore("games");
+  const all = await new Promise((ok) => {
+    const r = store().getAll();
+    r.onsuccess = () => ok(r.result);
+  });
+  const entry = all.find((e) => e.pending.length);
+  entry.pending.push({ type: "move", from: "tableau:0", to: "foundation:3", count: 1 });
+  await new Promise((ok) => { const r = store().put(entry); r.onsuccess = () => ok(); });
+  return entry.pending.length;
+}"""
+
+
+def test_a_forged_device_move_is_refused_on_sync(browser: Any, server: Server) -> None:
+    context = browser.new_context(base_url=server.base, locale="en-GB", **DESKTOP)
+    try:
+        page = page_of(context)
+        game = open_game(page, "/play/klondike-3?deal=9")
+        wait_engine(page)
+        page.keyboard.press(" ")
+        wait_board(page, version=2)
+        context.set_offline(True)
+        page.keyboard.press(" ")
+        wait_board(page, version=3)
+        assert page.evaluate(FORGE) == 2
+        context.set_offline(False)
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        toast = page.locator("#toast.show")
+        toast.wait_for()
+        said = toast.inner_text()
+        assert said.startswith(t("sync.refused", "en", reason="")[:20]), said
+        # the game is as the server has it, and nothing of it was lost
+        wait_board(page, version=2, game=game)
+        kept = server.game(game)
+        assert kept["version"] == 2 and kept["counters"]["moves"] == 1
+    finally:
+        context.close()
+
+
+def test_a_browser_without_workers_asks_the_server(browser: Any, server: Server) -> None:
+    context = browser.new_context(base_url=server.base, locale="en-GB", **DESKTOP)
+    context.add_init_script("Object.defineProperty(window, 'Worker', { value: undefined })")
+    asked: list[str] = []
+    context.on("request", lambda r: asked.append(r.url) if SOLVER_ROUTES.match(r.url) else None)
+    try:
+        page = page_of(context)
+        open_game(page, "/play/freecell?deal=2")
+        page.wait_for_function("() => document.documentElement.dataset.engine === 'failed'")
+        page.keyboard.press("h")
+        page.locator("#hintbar .bar.info").first.wait_for()
+        assert len(asked) == 1 and asked[0].endswith("/hint")
+    finally:
+        context.close()
