@@ -19,12 +19,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from jielong.engine.catalogue import check_deal_number
 from jielong.engine.rules.core import Illegal, Move, Pile, Rules
 from jielong.engine.rules.registry import Position, rules_for
 from jielong.engine.rules.variants import Variant, get_variant
+from jielong.engine.solve.family import Family, family_of
 
 if TYPE_CHECKING:
     # a default for the type checker only: the session runs on the standard
@@ -248,6 +249,8 @@ class Session(Generic[P]):
     ) -> None:
         self.variant: Variant = get_variant(variant_id)
         self.rules: Rules[P] = rules_for(variant_id)
+        # what differs between the families beyond the rules, chosen once
+        self.family: Family[Any, Any] = family_of(variant_id)
         if (deal is None) == (start_text is None):
             raise ValueError("a game starts from a deal number or a position, not both")
         if replayed is not None:

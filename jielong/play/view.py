@@ -8,35 +8,15 @@ from __future__ import annotations
 
 import weakref
 
-from jielong.engine.cards import DECK
-from jielong.engine.rules.freecell import FreeCellPosition
-from jielong.engine.rules.klondike import KlondikePosition
+from jielong.engine.rules.registry import Position
+from jielong.engine.solve.family import family_of_position
 from jielong.session import Frame, Session
 
-# every card's code by its index: a board names some fifty cards per answer
-_CODES = tuple(card.code() for card in DECK)
 
-
-def position_json(position: KlondikePosition | FreeCellPosition) -> dict[str, object]:
+def position_json(position: Position) -> dict[str, object]:
     """The position as the page draws it (Klondike: face-down cards counted,
     the stock's cards unnamed)."""
-    codes = _CODES
-    founds = [None if t is None else codes[t] for t in position.foundations]
-    if isinstance(position, KlondikePosition):
-        return {
-            "tableau": [
-                {"down": h, "up": [codes[c] for c in pile[h:]]}
-                for pile, h in zip(position.tableau, position.hidden, strict=True)
-            ],
-            "foundations": founds,
-            "stock": len(position.stock),
-            "waste": [codes[c] for c in position.waste],
-        }
-    return {
-        "tableau": [{"down": 0, "up": [codes[c] for c in col]} for col in position.tableau],
-        "foundations": founds,
-        "cells": [None if c is None else codes[c] for c in position.cells],
-    }
+    return family_of_position(position).position_json(position)
 
 
 LONGEST_RUN = 13
@@ -60,12 +40,12 @@ def _view(session: Session) -> dict[str, object]:
         won = session.is_won()
         limits = session.rules.run_limits(pos)
         view = {
-            "position": position_json(pos),
+            "position": session.family.position_json(pos),
             "moves": [m.to_json() for m in legal],
             "limits": None
             if limits is None
             else {"to_card": min(limits[0], LONGEST_RUN), "to_empty": min(limits[1], LONGEST_RUN)},
-            "recycles": pos.recycles if isinstance(pos, KlondikePosition) else 0,
+            "recycles": session.family.recycles(pos),
             "foundation_cards": pos.foundation_count(),
             "won": won,
             "no_legal_move": not won and not legal,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from jielong.engine.rules.freecell import FreeCell, FreeCellPosition
-from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.rules.registry import Position, rules_for
-from jielong.engine.solve import fcsolve, freecell, klondike
+from jielong.engine.solve import fcsolve
+from jielong.engine.solve.family import family_of, family_of_position
 from jielong.engine.solve.result import SolveResult
 
 SolverName = Literal["own", "fcsolve"]
@@ -21,21 +20,16 @@ def solve(
     max_seconds: float | None = None,
     solver: SolverName = "own",
 ) -> SolveResult:
-    """Solve ``position`` of ``variant_id`` within the budget."""
+    """Solve ``position`` of ``variant_id`` within the budget (Freecell
+    Solver for a FreeCell variant only)."""
     rules = rules_for(variant_id)
-    if isinstance(rules, FreeCell):
-        assert isinstance(position, FreeCellPosition)
-        if solver == "fcsolve":
-            return fcsolve.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
-        return freecell.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
-    assert isinstance(rules, Klondike) and isinstance(position, KlondikePosition)
-    return klondike.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+    if solver == "fcsolve":
+        return fcsolve.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+    return family_of(variant_id).solve(rules, position, max_nodes, max_seconds)
 
 
 def thoughtful(position: Position) -> bool:
     """Whether a verdict on ``position`` is "thoughtful": a Klondike position
     with cards face down (in the piles or the stock), which the solvers see
     and a player does not.  The verdict holds for the cards as they lie."""
-    if not isinstance(position, KlondikePosition):
-        return False
-    return any(position.hidden) or bool(position.stock)
+    return family_of_position(position).thoughtful(position)

@@ -24,21 +24,21 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from jielong.engine.rules.core import Move, Rules
-from jielong.engine.rules.freecell import FreeCell, FreeCellPosition
-from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.rules.registry import Position, rules_for
-from jielong.engine.rules.variants import get_variant
-from jielong.engine.solve import klondike
-from jielong.engine.solve.freecell_hint import freecell_hint, from_result
-from jielong.engine.solve.result import Hint, SolveResult
+from jielong.engine.solve.family import FAMILIES, KLONDIKE_SECONDS, HintAsk, family_of
+from jielong.engine.solve.result import Hint
+
+__all__ = [
+    "KLONDIKE_SECONDS",
+    "circle_key",
+    "compute_hint",
+    "continue_line",
+    "full_line",
+    "play_all",
+]
 
 P = TypeVar("P")
 K = TypeVar("K")
-
-KLONDIKE_SECONDS = 1.0
-"""The longest a Klondike hint takes, whatever the server's deadline: its
-sampling mostly ends on its own count of deals well before; the cap keeps
-the slow ones within a second."""
 
 
 def play_all(rules: Rules[P], position: P, moves: tuple[Move, ...]) -> P:
@@ -51,9 +51,7 @@ def full_line(family: str, hint: Hint) -> tuple[Move, ...]:
     """Every move of a solver's hint, from its position to the win."""
     if hint.move is None:
         return ()
-    if family == "klondike":
-        return hint.line  # the Klondike line starts with the move
-    return (*(hint.steps or (hint.move,)), *hint.line)
+    return FAMILIES[family].full_line(hint)
 
 
 def continue_line(
@@ -74,20 +72,15 @@ def continue_line(
         pos = rules.play(pos, move)
     if at is None:
         return None
-    rest = moves[at:]
-    if family == "klondike":
-        return Hint("solver", rest[0], rest, hint.source, win_chance=1.0)
-    assert isinstance(rules, FreeCell) and isinstance(position, FreeCellPosition)
-    return from_result(rules, position, SolveResult("solved", rest, solver=hint.source))
+    return FAMILIES[family].resume(rules, position, moves[at:], hint.source)
 
 
 def circle_key(family: str, position: Position) -> Position:
     """What must not come back for a hint follower not to go round in a
     circle: the position, and in Klondike without its recycle count past the
     first (a recycle that plays nothing brings the same cards back)."""
-    if isinstance(position, KlondikePosition):
-        return klondike.circle_key(position)
-    return position
+    key: Position = FAMILIES[family].circle_key(position)
+    return key
 
 
 def compute_hint(
@@ -102,39 +95,26 @@ def compute_hint(
 ) -> Hint:
     """A hint for ``position`` of ``variant_id``, answered within about
     ``deadline_seconds`` (Klondike: as ``clock`` counts them, this process's
-    CPU time by default).  ``seen``: the positions the game has been in;
-    ``previous``: the position of the game's last hint and that hint, to go
-    on with its line; ``known_lost``: the game started from a deal proven
-    unsolvable."""
-    variant = get_variant(variant_id)
+    CPU time by default, and at most :data:`KLONDIKE_SECONDS`).  ``seen``:
+    the positions the game has been in; ``previous``: the position of the
+    game's last hint and that hint, to go on with its line; ``known_lost``:
+    the game started from a deal proven unsolvable."""
+    family = family_of(variant_id)
     rules = rules_for(variant_id)
     if rules.is_won(position) or not rules.legal_moves(position):
         return Hint("none")
     if known_lost:
         return Hint("unsolvable", source="catalogue", win_chance=0.0)
     if previous is not None:
-        hint = continue_line(variant.family, rules, previous, position)
+        hint = continue_line(family.name, rules, previous, position)
         if hint is not None:
             return hint
-    if isinstance(position, FreeCellPosition):
-        assert isinstance(rules, FreeCell)
-        keys, twice = _once_and_twice(p for p in seen if isinstance(p, FreeCellPosition))
-        return freecell_hint(rules, position, deadline_seconds, seen=keys, never=twice)
-    assert isinstance(rules, Klondike)
-    known, again = _once_and_twice(
-        klondike.circle_key(p) for p in seen if isinstance(p, KlondikePosition)
-    )
-    seconds = min(deadline_seconds, KLONDIKE_SECONDS)
+    # the positions of one game are all of its family
+    once, twice = _once_and_twice(family.circle_key(p) for p in seen)
     carried = previous[1].carry if previous is not None else ()
-    return klondike.hint(
-        rules,
-        position,
-        max_seconds=seconds,
-        avoid=known,
-        never=again,
-        clock=clock,
-        carried=carried,
-    )
+    ask = HintAsk(deadline_seconds, once, twice, clock, carried)
+    hint = family.fresh_hint(rules, position, ask)
+    return hint
 
 
 def _once_and_twice(keys: Iterable[K]) -> tuple[frozenset[K], frozenset[K]]:
