@@ -354,37 +354,6 @@ class Session(Generic[P]):
 
     # -- actions ------------------------------------------------------------
 
-    def act(
-        self,
-        action_type: str,
-        move: Move | None = None,
-        now: int | None = None,
-        *,
-        steps: Sequence[Move] | None = None,
-    ) -> None:
-        """Perform one action of the HTTP contract by its type."""
-        if action_type == "move":
-            if move is None:
-                raise ActionError("invalid_request")
-            if steps is None:
-                self.move(move, now)
-            else:
-                self.move_by_steps(move, steps, now)
-        elif steps is not None:
-            raise ActionError("invalid_request")
-        elif action_type == "draw":
-            self.draw(now)
-        elif action_type == "undo":
-            self.undo(now)
-        elif action_type == "restart":
-            self.restart(now)
-        elif action_type == "autocomplete_step":
-            self.autocomplete_step(now)
-        elif action_type == "autocollect":
-            self.autocollect(now)
-        else:
-            raise ActionError("invalid_request")
-
     def move(self, move: Move, now: int | None = None) -> None:
         pos = self.position
         legal = self._legal(pos)

@@ -8,6 +8,8 @@ the rules the server replays it with.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from jielong.engine.rules.core import InvalidMoveError, Move
 from jielong.session import MAX_RUN_STEPS, ActionError, Session
 
@@ -49,8 +51,43 @@ def parse_action(data: object) -> tuple[str, Move | None, list[Move] | None]:
     return kind, move, steps
 
 
+def perform(
+    session: Session,
+    kind: str,
+    move: Move | None = None,
+    now: int | None = None,
+    *,
+    steps: Sequence[Move] | None = None,
+) -> None:
+    """Perform one action of the HTTP contract by its type, or raise
+    :class:`ActionError` and change nothing: the one place where the
+    contract's names meet the session's methods."""
+    if kind == "move":
+        if move is None:
+            raise ActionError("invalid_request")
+        if steps is None:
+            session.move(move, now)
+        else:
+            session.move_by_steps(move, steps, now)
+        return
+    if steps is not None:
+        raise ActionError("invalid_request")
+    if kind == "draw":
+        session.draw(now)
+    elif kind == "undo":
+        session.undo(now)
+    elif kind == "restart":
+        session.restart(now)
+    elif kind == "autocomplete_step":
+        session.autocomplete_step(now)
+    elif kind == "autocollect":
+        session.autocollect(now)
+    else:
+        raise ActionError("invalid_request")
+
+
 def play_action(session: Session, data: object, now: int | None = None) -> None:
     """Play the action ``data`` on ``session``, or raise :class:`ActionError`
     and change nothing."""
     kind, move, steps = parse_action(data)
-    session.act(kind, move, now, steps=steps)
+    perform(session, kind, move, now, steps=steps)

@@ -37,7 +37,9 @@ class GameRecord:
 
 
 class StaleVersion(Exception):
-    """The game changed since it was read; ``current`` is how it is now."""
+    """An action on another version of the game than the stored one (it was
+    asked of an older one, or the game changed since it was read);
+    ``current`` is how it is now, ``None`` when it is gone."""
 
     def __init__(self, current: GameRecord | None) -> None:
         super().__init__("stale version")

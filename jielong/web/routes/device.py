@@ -20,7 +20,7 @@ from jielong.session import ActionError, now_ms
 from jielong.store import GameRecord, StaleVersion
 from jielong.web.errors import ApiError
 from jielong.web.http.responses import JSONResponse
-from jielong.web.views.gamestate import game_state, load_game, store_of
+from jielong.web.views.gamestate import game_state, load_game, stale_refusal, store_of
 from jielong.web.views.schema import GameId, Version, error_responses, game_responses
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -122,14 +122,10 @@ async def sync(game_id: GameId, body: SyncRequest, request: Request) -> JSONResp
     record = load_game(store, game_id)
     if record.version != body.version:
         # played elsewhere since: the device is told, as a stale tab is
-        raise ApiError(409, "stale_version", extra={"state": game_state(record, request)})
+        raise stale_refusal(record, request)
     record = _replayed(record, body)
     try:
         saved = await store.save_soon(record, body.version, now_ms())
     except StaleVersion as e:
-        if e.current is None:
-            raise ApiError(404, "game_not_found") from None
-        raise ApiError(
-            409, "stale_version", extra={"state": game_state(e.current, request)}
-        ) from None
+        raise stale_refusal(e.current, request) from None
     return JSONResponse(game_state(saved, request))

@@ -15,6 +15,7 @@ from jielong.engine.catalogue import (
 )
 from jielong.engine.rules.core import InvalidMoveError, Move, Pile, PositionParseError
 from jielong.engine.rules.variants import VARIANTS, get_variant
+from jielong.play.actions import perform
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.store import GameRecord, StaleVersion, Store
 from jielong.web.errors import ApiError, check_variant, deal_number, parse_date, pool_refusals
@@ -25,7 +26,13 @@ from jielong.web.services.costly import costly, daily_deal_for
 from jielong.web.services.hintpool import HintCancelled
 from jielong.web.state import app_state
 from jielong.web.views.answers import HintAnswer, answer
-from jielong.web.views.gamestate import game_state, load_game, load_game_soon, store_of
+from jielong.web.views.gamestate import (
+    game_state,
+    load_game,
+    load_game_soon,
+    stale_refusal,
+    store_of,
+)
 from jielong.web.views.patterns import deal_id_pattern, matches
 from jielong.web.views.schema import (
     ACTION_TYPES,
@@ -97,10 +104,6 @@ class HintRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: Version
-
-
-def _stale(record: GameRecord, request: Request) -> ApiError:
-    return ApiError(409, "stale_version", extra={"state": game_state(record, request)})
 
 
 def position_error(e: PositionParseError) -> ApiError:
@@ -276,7 +279,7 @@ def _acted(store: Store, game_id: str, body: Action) -> GameRecord:
 
 def _played(record: GameRecord, body: Action) -> GameRecord:
     if record.version != body.version:
-        raise _StaleRead(record)
+        raise StaleVersion(record)
     move = None
     steps: list[Move] | None = None
     given = _given(body)
@@ -295,26 +298,12 @@ def _played(record: GameRecord, body: Action) -> GameRecord:
         if extra:
             raise _refuse_field(extra[0])
     try:
-        record.session.act(body.type, move, steps=steps)
+        perform(record.session, body.type, move, steps=steps)
     except ActionError as e:
         details = {k: v for k, v in e.params.items() if k in ("reason", "count", "limit")}
         raise ApiError(422, e.code, e.params, details=details) from None
     record.demo = record.demo or body.demo
     return record
-
-
-class _StaleRead(Exception):
-    """The action was made on another version than the stored one."""
-
-    def __init__(self, current: GameRecord | None) -> None:
-        super().__init__("stale")
-        self.current = current
-
-
-def _refusal(e: _StaleRead | StaleVersion, request: Request) -> ApiError:
-    if e.current is None:
-        return ApiError(404, "game_not_found")
-    return _stale(e.current, request)
 
 
 def _answer(saved: GameRecord, game_id: str, request: Request) -> JSONResponse:
@@ -337,8 +326,8 @@ async def act(game_id: GameId, body: Action, request: Request) -> JSONResponse:
             # a server database: its round trips awaited
             record = _played(await load_game_soon(store, game_id), body)
         saved = await store.save_soon(record, body.version, now_ms())
-    except (_StaleRead, StaleVersion) as e:
-        raise _refusal(e, request) from None
+    except StaleVersion as e:
+        raise stale_refusal(e.current, request) from None
     return _answer(saved, game_id, request)
 
 
@@ -392,7 +381,7 @@ async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str
     store = store_of(request)
     record = await run_in_threadpool(load_game, store, game_id)
     if record.version != body.version:
-        raise await run_in_threadpool(_stale, record, request)
+        raise await run_in_threadpool(stale_refusal, record, request)
     pool = app_state(request).hints
     gate = app_state(request).hint_gate
 
@@ -417,5 +406,5 @@ async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str
             )
     except HintCancelled:
         current = await run_in_threadpool(load_game, store, game_id)
-        raise await run_in_threadpool(_stale, current, request) from None
+        raise await run_in_threadpool(stale_refusal, current, request) from None
     return {"version": body.version, **answer}

@@ -50,6 +50,15 @@ def game_state(record: GameRecord, request: Request) -> dict[str, object]:
     }
 
 
+def stale_refusal(current: GameRecord | None, request: Request) -> ApiError:
+    """The answer to an action or a hint asked of another version than the
+    stored one (:class:`~jielong.store.StaleVersion`): 409 with the game as
+    it is, or 404 when it is gone."""
+    if current is None:
+        return ApiError(404, "game_not_found")
+    return ApiError(409, "stale_version", extra={"state": game_state(current, request)})
+
+
 def store_of(request: Request) -> Store:
     store = app_state(request).store
     return store
