@@ -9,7 +9,7 @@ PORT ?= 8000
 # FreeCell hints, and goes on without it. `make test` needs Chromium and
 # PostgreSQL for the browser and database tests, CJK fonts so that the
 # browser suite's screenshots show the Chinese texts, fc-solve as a
-# reference, and a C compiler to build the compiled Klondike solver
+# reference, and a C compiler to build the compiled solvers
 # (scripts/build_native.py).
 RUN_DEBS := libfreecell-solver0
 TEST_DEBS := libfreecell-solver0 freecell-solver-bin chromium postgresql fonts-noto-cjk gcc
@@ -38,7 +38,8 @@ install: $(VENV)/.installed
 	@bash scripts/debs.sh --optional $(RUN_DEBS)
 	@$(BIN)/python -m jielong.web.services.runtime
 
-# the Klondike solver compiled with mypyc: about five times faster
+# the Klondike and FreeCell solvers compiled with mypyc (scripts/build_native.py):
+# several times faster; without a compiler both run as plain Python
 native: $(VENV)/.installed-native
 	@bash scripts/debs.sh --optional gcc
 	@$(BIN)/python scripts/build_native.py

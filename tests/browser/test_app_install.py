@@ -16,6 +16,8 @@ from conftest import PHONE, Server, screenshot
 from jielong.web.views import pwa
 from jielong.web.views.pages import catalogue
 
+pytestmark = pytest.mark.browser
+
 
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

@@ -10,6 +10,8 @@ import pytest
 from board_driver import open_game, wait_board
 from conftest import Server, screenshot
 
+pytestmark = pytest.mark.browser
+
 
 def test_chance_to_win_in_the_hint_bar_and_the_status_line(
     page: Any, server: Server, device: str

@@ -10,6 +10,8 @@ import pytest
 from board_driver import game_id, open_game, wait_board
 from conftest import Server, screenshot
 
+pytestmark = pytest.mark.browser
+
 SWITCH = "#winnable-only"
 MARK = "#status .winnable"
 STORAGE = "jielong.klondike.winnableOnly"

@@ -16,7 +16,7 @@ from jielong.web.i18n import LANGUAGES, sections
 from jielong.web.i18n import from_accept_language as accept_language
 from jielong.web.views.pages import catalogue
 
-I18N = Path(__file__).resolve().parents[2] / "jielong" / "web" / "i18n"
+I18N = Path(__file__).resolve().parents[1] / "jielong" / "web" / "i18n"
 
 
 @pytest.fixture(scope="module")
