@@ -11,15 +11,27 @@ Three scenarios, each on a fresh ``jielong serve`` on 127.0.0.1:
 * ``outage``: PostgreSQL stopped for 10 s under 5 clients reading and acting:
   the answers given meanwhile, connections dropped, tracebacks logged, and
   whether the clients are served again once it is back.
+* ``cookies``: 2,000 requests with a valid player cookie beside a different
+  padding cookie each (256 KB, then 24 KB): the server's RSS before and after.
+* ``heads``: a 1 MB header, 20,000 headers, then 1,000 connections each
+  holding an unfinished 1 MB header: the answers, and the RSS before, while
+  they are held and once they are closed.
+* ``analyses``: ten players of one address asking three analyses each of a
+  hard board, again and again, while a player of another address asks three
+  analyses and five hints: how many of theirs are answered, and how fast.
+* ``idle``: one address holding 2,100 idle connections (reopened as they are
+  closed) while a new address makes 68 requests: how many are answered.
 
     python bench/hardening.py --anchor /path/to/old-clone
     python bench/hardening.py --smoke
+    python bench/hardening.py --only cookies --only heads
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import socket
@@ -210,6 +222,7 @@ async def _outage(
     async def one(game_id: str) -> None:
         conn = Connection("127.0.0.1", port)
         while not stop.is_set():
+            status: int | str
             try:
                 status, _ = await conn.request("GET", f"/api/games/{game_id}")
             except ValueError:  # an answer that is not JSON: a plain-text 500
@@ -266,11 +279,263 @@ def outage(tree: Path | None, args: argparse.Namespace) -> None:
     )
 
 
+# -- cookies and heads ---------------------------------------------------------
+
+
+async def _send(
+    port: int, head: bytes, local: str = "127.0.0.1", timeout: float = 30.0
+) -> int | str:
+    """One request on a connection of its own: its status, or what happened."""
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection("127.0.0.1", port, local_addr=(local, 0)), timeout
+        )
+    except (OSError, TimeoutError):
+        return "not connected"
+    try:
+        writer.write(head)
+        await asyncio.wait_for(writer.drain(), timeout)
+        line = await asyncio.wait_for(reader.readline(), timeout)
+        return int(line.split()[1]) if line else "closed"
+    except (OSError, TimeoutError, IndexError, ValueError):
+        return "closed"
+    finally:
+        writer.close()
+
+
+def _valid_cookie(port: int) -> str:
+    import httpx
+
+    return httpx.get(f"http://127.0.0.1:{port}/api/variants").cookies["jl_player"]
+
+
+async def _padded(port: int, cookie: str, requests: int, pad: int) -> Counter[int | str]:
+    statuses: Counter[int | str] = Counter()
+    rng = random.Random(3)
+
+    async def one(i: int) -> None:
+        padding = "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=16)) + "x" * pad
+        head = (
+            f"GET /api/variants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            f"Cookie: jl_player={cookie}; pad{i}={padding}\r\n\r\n"
+        ).encode()
+        statuses[await _send(port, head)] += 1
+
+    for batch in range(0, requests, 8):
+        await asyncio.gather(*(one(i) for i in range(batch, min(batch + 8, requests))))
+    return statuses
+
+
+def cookies(tree: Path | None, args: argparse.Namespace) -> None:
+    requests = 200 if args.smoke else 2000
+    for pad in (256 * 1024, 24 * 1024):
+        with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
+            server = _server(f"sqlite:///{Path(tmp) / 'g.sqlite3'}", tree, "--hint-workers", "1")
+            with server:
+                cookie = _valid_cookie(server.port)
+                before = _rss_kb(server.pid)
+                statuses = asyncio.run(_padded(server.port, cookie, requests, pad))
+                time.sleep(1.0)
+                after = _rss_kb(server.pid)
+        print(
+            f"cookies {_name(tree)}: {requests} requests, a valid cookie and a {pad >> 10} KB "
+            f"padding cookie each: RSS {before // 1024} MB before, {after // 1024} MB after "
+            f"({(after - before) / 1024:+.0f} MB); answers {dict(statuses)}",
+            flush=True,
+        )
+
+
+async def _held_heads(port: int, count: int, size: int, pid: int) -> tuple[int, int]:
+    """RSS with ``count`` connections each holding ``size`` bytes of an
+    unfinished head, and once they are closed."""
+    writers: list[asyncio.StreamWriter] = []
+    pad = b"GET /api/variants HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * size
+
+    async def hold() -> None:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            return
+        writers.append(writer)
+        writer.write(pad)
+        with contextlib.suppress(OSError, TimeoutError):
+            await asyncio.wait_for(writer.drain(), 20)
+
+    for batch in range(0, count, 50):
+        await asyncio.gather(*(hold() for _ in range(batch, min(batch + 50, count))))
+    await asyncio.sleep(2.0)
+    held = _rss_kb(pid)
+    for writer in writers:
+        writer.close()
+    await asyncio.sleep(3.0)
+    return held, _rss_kb(pid)
+
+
+def heads(tree: Path | None, args: argparse.Namespace) -> None:
+    count = 200 if args.smoke else 1000
+    with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
+        server = _server(f"sqlite:///{Path(tmp) / 'g.sqlite3'}", tree, "--hint-workers", "1")
+        with server:
+            big = b"GET /api/variants HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * (1 << 20)
+            many = b"GET /api/variants HTTP/1.1\r\nHost: x\r\n" + b"X-A: b\r\n" * 20_000
+            one_big = asyncio.run(_send(server.port, big + b"\r\n\r\n"))
+            many_small = asyncio.run(_send(server.port, many + b"\r\n"))
+            before = _rss_kb(server.pid)
+            held, after = asyncio.run(_held_heads(server.port, count, 1 << 20, server.pid))
+    print(
+        f"heads   {_name(tree)}: a 1 MB header: {one_big}; 20,000 headers: {many_small}; "
+        f"{count} connections each holding an unfinished 1 MB header: RSS {before // 1024} MB "
+        f"before, {held // 1024} MB held ({(held - before) / 1024:+.0f} MB), "
+        f"{after // 1024} MB once closed ({(after - before) / 1024:+.0f} MB)",
+        flush=True,
+    )
+
+
+# -- analyses --------------------------------------------------------------------
+
+
+async def _open_from(conn: Connection, local: str) -> None:
+    conn.reader, conn.writer = await asyncio.open_connection(
+        conn.host, conn.port, local_addr=(local, 0)
+    )
+
+
+async def _analyses(port: int, seconds: float) -> dict[str, Any]:
+    stop_at = time.perf_counter() + seconds
+    flood_answers: Counter[int] = Counter()
+
+    async def flooder(player: int) -> None:
+        first = Connection("127.0.0.1", port)
+        _, game = await first.request("POST", "/api/games", SLOW)
+        conns = [first] + [Connection("127.0.0.1", port) for _ in range(2)]
+        for conn in conns[1:]:
+            conn.cookie = first.cookie  # one player, three analyses at once
+
+        async def ask(conn: Connection) -> None:
+            while time.perf_counter() < stop_at:
+                status, _ = await conn.request("GET", f"/api/games/{game['id']}/analysis")
+                flood_answers[status] += 1
+                if status != 200:
+                    await asyncio.sleep(0.2)  # a refusal is immediate: do not spin
+
+        await asyncio.gather(*(ask(c) for c in conns))
+        for conn in conns:
+            conn.close()
+
+    analyses: list[tuple[int, float]] = []
+    hints: list[tuple[int, float]] = []
+
+    async def other() -> None:
+        await asyncio.sleep(2.0)  # the flood first
+        conn = Connection("127.0.0.1", port)
+        await _open_from(conn, "127.0.0.2")
+        rng = random.Random(11)
+        for asks, path in ((analyses, "analysis"), (hints, "hint")):
+            for _ in range(3 if path == "analysis" else 5):
+                deal = rng.randint(1, 30000)
+                _, game = await conn.request(
+                    "POST", "/api/games", {"variant": "freecell", "deal": deal}
+                )
+                started = time.perf_counter()
+                if path == "hint":
+                    body = {"version": game["version"]}
+                    status, _ = await conn.request("POST", f"/api/games/{game['id']}/hint", body)
+                else:
+                    status, _ = await conn.request("GET", f"/api/games/{game['id']}/analysis")
+                asks.append((status, time.perf_counter() - started))
+                await asyncio.sleep(0.5)
+        conn.close()
+
+    await asyncio.gather(*(flooder(i) for i in range(10)), other())
+    return {"analyses": analyses, "hints": hints, "flood": dict(flood_answers)}
+
+
+def analyses(tree: Path | None, args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
+        server = _server(f"sqlite:///{Path(tmp) / 'g.sqlite3'}", tree, "--hint-workers", "2")
+        with server:
+            f = asyncio.run(_analyses(server.port, max(args.seconds, 40.0)))
+            rss = _rss_kb(server.pid)
+    ok = [s for s, _ in f["analyses"] if s == 200]
+    hint_ok = [t for s, t in f["hints"] if s == 200]
+    print(
+        f"analyses {_name(tree)}: another address's analyses {len(ok)}/{len(f['analyses'])} "
+        f"answered (statuses {[s for s, _ in f['analyses']]}, "
+        f"{max(t for _, t in f['analyses']):.1f} s at most); its hints "
+        f"{len(hint_ok)}/{len(f['hints'])} answered, "
+        f"{max(hint_ok, default=0.0):.1f} s at most; the flood's statuses {f['flood']}; "
+        f"server and hint processes' RSS {rss // 1024} MB",
+        flush=True,
+    )
+
+
+# -- idle connections ------------------------------------------------------------
+
+
+async def _idle(port: int, held: int, asks: int) -> tuple[Counter[int | str], int]:
+    stop = asyncio.Event()
+    open_now = [0]
+
+    async def hold() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                await asyncio.sleep(0.05)
+                continue
+            open_now[0] += 1
+            with contextlib.suppress(OSError, TimeoutError):
+                # until the server closes it, then again
+                await asyncio.wait_for(reader.read(1), 30)
+            open_now[0] -= 1
+            writer.close()
+
+    holders = [asyncio.ensure_future(hold()) for _ in range(held)]
+    await asyncio.sleep(3.0)
+    peak = open_now[0]
+    answers: Counter[int | str] = Counter()
+    head = b"GET /api/variants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    for _ in range(asks):
+        answers[await _send(port, head, local="127.0.0.2", timeout=5.0)] += 1
+        await asyncio.sleep(0.1)
+    stop.set()
+    for task in holders:
+        task.cancel()
+    await asyncio.gather(*holders, return_exceptions=True)
+    return answers, peak
+
+
+def idle(tree: Path | None, args: argparse.Namespace) -> None:
+    held = 500 if args.smoke else 2100
+    with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
+        # 127.0.0.1 as a client, not a trusted proxy
+        options = ["--hint-workers", "1", "--forwarded-allow-ips", "10.9.9.9"]
+        if args.smoke:
+            options += ["--max-connections", "400"]
+        server = _server(f"sqlite:///{Path(tmp) / 'g.sqlite3'}", tree, *options)
+        with server:
+            answers, peak = asyncio.run(_idle(server.port, held, 68))
+    print(
+        f"idle    {_name(tree)}: one address holding {held} idle connections "
+        f"({peak} open at once): a new address got {answers.get(200, 0)} answers of 68 "
+        f"({dict(answers)})",
+        flush=True,
+    )
+
+
 def _name(tree: Path | None) -> str:
     return "this tree" if tree is None else f"anchor {tree.name}"
 
 
-SCENARIOS = {"flood": flood, "body": body, "outage": outage}
+SCENARIOS = {
+    "flood": flood,
+    "body": body,
+    "outage": outage,
+    "cookies": cookies,
+    "heads": heads,
+    "analyses": analyses,
+    "idle": idle,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,15 @@ from jielong.web.app import Settings, create_app
 from jielong.web.http.security import PlayerIds
 
 
+def _played(client: TestClient) -> dict[str, object]:
+    """A FreeCell game with a move made (a game counts from its first move)."""
+    game = new_game(client, variant="freecell", deal=3)
+    body = {"version": game["version"], "type": "move", **game["moves"][0]}
+    r = client.post(f"/api/games/{game['id']}/actions", json=body)
+    assert r.status_code == 200, r.text
+    return game
+
+
 def _app(tmp_path: Path, *, docs: bool = False) -> TestClient:
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     return TestClient(create_app(Settings(database=db, hint_workers=1, docs=docs)))
@@ -26,7 +35,8 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
         for path in ("/", "/play/freecell", "/api/variants", "/static/js/main.js", "/nowhere"):
             r = client.get(path)
             csp = r.headers["content-security-policy"]
-            assert "script-src 'self';" in csp and "frame-ancestors 'none'" in csp, path
+            assert re.search(r"script-src 'self'( 'wasm-unsafe-eval')?;", csp), path
+            assert "frame-ancestors 'none'" in csp, path
             # no inline script, and no inline style either (the board sets its
             # styles through the elements' style objects)
             assert "unsafe-inline" not in csp and "style-src-attr" not in csp, path
@@ -73,7 +83,7 @@ def test_a_player_id_the_client_chose_is_not_taken(tmp_path: Path) -> None:
 
 def test_ids_are_signed_with_the_databases_key(tmp_path: Path) -> None:
     with _app(tmp_path) as first:
-        new_game(first, variant="freecell", deal=3)
+        _played(first)
         cookie = first.cookies["jl_player"]
     # another server on the same database (or after a restart) knows the player
     with _app(tmp_path) as second:
@@ -105,3 +115,35 @@ def test_a_proxy_is_believed_only_from_the_allowed_addresses(tmp_path: Path) -> 
     with ServerProcess(database, "--hint-workers", "1", "--forwarded-allow-ips", "10.9.9.9") as s:
         r = httpx.get(s.url + "/api/stats", headers=https)
         assert "Secure" not in r.headers["set-cookie"]
+
+
+def test_over_https_the_cookie_is_a_host_cookie_and_a_plain_one_is_replaced(
+    tmp_path: Path,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    app = create_app(Settings(database=db, hint_workers=1))
+    with TestClient(app) as plain:
+        _played(plain)
+        planted = plain.cookies["jl_player"]
+    with TestClient(app, base_url="https://testserver") as victim:
+        # an id planted as a plain cookie (from a sibling host, or over HTTP)
+        victim.cookies.set("jl_player", planted)
+        r = victim.get("/api/stats")
+        assert r.json()["freecell"]["games"] == 0
+        issued = r.headers["set-cookie"]
+        assert issued.startswith("__Host-jl_player=") and planted not in issued
+        assert "Secure" in issued and "Path=/" in issued and "Domain" not in issued
+        _played(victim)
+        r = victim.get("/api/stats")
+        assert "set-cookie" not in r.headers and r.json()["freecell"]["games"] == 1
+
+
+def test_a_padded_cookie_header_keeps_the_player(tmp_path: Path) -> None:
+    with _app(tmp_path) as client:
+        _played(client)
+        cookie = client.cookies["jl_player"]
+        client.cookies.clear()
+        for n in range(20):
+            header = f"pad{n}={'x' * 20_000}; jl_player={cookie}"
+            r = client.get("/api/stats", headers={"Cookie": header})
+            assert "set-cookie" not in r.headers and r.json()["freecell"]["games"] == 1

@@ -58,6 +58,9 @@ HEAD_BUDGET_BYTES = 8 * 1024 * 1024
 """Bytes of unfinished heads past each one's first :data:`HEAD_FREE_BYTES`,
 all connections of a process together."""
 
+LINGER_SECONDS = 1.0
+"""How long a refused connection's input is still read (and dropped)."""
+
 
 def _env_float(name: str, default: float) -> float:
     try:
@@ -175,6 +178,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._head = 0
         self._headers = 0
         self._charged = 0
+        self._discarding = False
 
     # -- connections ----------------------------------------------------------
 
@@ -212,6 +216,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     # -- the head of each request ---------------------------------------------
 
     def data_received(self, data: bytes) -> None:
+        if self._discarding:
+            return
         if self._in_head and not self._head_fits(len(data)):
             self._refuse_head()
             return
@@ -252,9 +258,18 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def _refuse_head(self) -> None:
         self._release_head()
         self._in_head = False
-        if not self.transport.is_closing():
-            self.logger.warning("Request head too large: answered 431")
-            self.transport.write(_head_refusal())
+        self._discarding = True
+        if self.transport.is_closing():
+            return
+        self.logger.warning("Request head too large: answered 431")
+        self.transport.write(_head_refusal())
+        # closed for writing, and what still comes is read and dropped for a
+        # moment: closing with unread data would reset the connection, and
+        # the client might lose the answer
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.loop.call_later(LINGER_SECONDS, self.transport.abort)
+        else:
             self.transport.close()
 
     def on_message_begin(self) -> None:

@@ -121,23 +121,21 @@ class PlayerIds:
         not a ``__Host-`` one, so a player seen with only the plain cookie
         gets a new id."""
         plain, host = player_cookie_values(headers)
-        value = host if https else (plain or host)
-        if not value or len(value) != COOKIE_CHARS:
-            return self.issue()
-        player = self._known.get(value)
-        if player is not None:
-            return player, None
-        player = self.check(value)
-        if player is None:
-            return self.issue()
-        if len(self._known) >= KNOWN_COOKIES:
-            self._known.clear()
-        self._known[value] = player
-        return player, None
+        for value in host if https else (*plain, *host):
+            player = self._known.get(value) or self.check(value)
+            if player is not None:
+                if len(self._known) >= KNOWN_COOKIES:
+                    self._known.clear()
+                self._known[value] = player
+                return player, None
+        return self.issue()
 
 
 COOKIE_CHARS = 49
 """A player cookie's value: 24 characters of id, a dot, 24 of signature."""
+
+COOKIE_CANDIDATES = 4
+"""Player cookies of one request whose signature is checked."""
 
 KNOWN_COOKIES = 20_000
 """Cookie values remembered as checked (under 200 bytes each, 4 MB at most;
@@ -150,19 +148,19 @@ by a browser from this host over HTTPS, with ``Path=/`` and no domain."""
 _PLAYER_VALUES = re.compile(rb"(?:^|;)[ \t]*(__Host-)?" + PLAYER_COOKIE.encode() + rb"=([^;]*)")
 
 
-def player_cookie_values(headers: list[bytes]) -> tuple[str, str]:
-    """The plain and the ``__Host-`` player cookie's values in ``Cookie``
-    headers (the first of each; ``""`` when there is none)."""
-    plain = host = b""
+def player_cookie_values(headers: list[bytes]) -> tuple[list[str], list[str]]:
+    """The plain and the ``__Host-`` player cookies' values in ``Cookie``
+    headers that may be ids (of the right length; a few of each at most: a
+    browser holding a stale one beside its own sends both)."""
+    plain: list[str] = []
+    host: list[str] = []
     for header in headers:
         for m in _PLAYER_VALUES.finditer(header):
-            if m.group(1):
-                host = host or m.group(2).strip()
-            else:
-                plain = plain or m.group(2).strip()
-        if plain and host:
-            break
-    return plain.decode("latin-1"), host.decode("latin-1")
+            value = m.group(2).strip()
+            found = host if m.group(1) else plain
+            if len(value) == COOKIE_CHARS and len(found) < COOKIE_CANDIDATES:
+                found.append(value.decode("latin-1"))
+    return plain, host
 
 
 _SECURITY_HEADERS = (
