@@ -201,3 +201,11 @@ def drag(page: Any, device: str, start: tuple[float, float], end: tuple[float, f
         page.mouse.down()
         page.mouse.move(*end, steps=8)
         page.mouse.up()
+
+
+def open_menu(page: Any, device: str) -> None:
+    """Open the action bar's menu where it is one (phones); on a wide screen
+    its contents are in the bar already."""
+    if device == "phone" and page.locator("#more.open").count() == 0:
+        tap(page, device, "#actions .more-toggle")
+        page.locator("#more.open").wait_for()

@@ -165,3 +165,122 @@ def api_text(key: str) -> str:
 
     text: str = json.loads((I18N / "api.zh-Hant.json").read_text(encoding="utf-8"))[key]
     return text
+
+
+CONTRAST = """() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (x) => ((x /= 255) <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const over = (fg, bg) => {
+    const a = fg.length > 3 ? fg[3] : 1;
+    return [0, 1, 2].map((i) => a * fg[i] + (1 - a) * bg[i]);
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const felt = rgb(getComputedStyle(document.body).backgroundColor);
+  const style = (sel) => getComputedStyle(document.querySelector(sel));
+  const slot = rgb(style('[data-pile="foundation:0"] > .slot').borderTopColor);
+  const mark = rgb(style('[data-pile="foundation:0"] .mark').color);
+  const empty = rgb(style('[data-pile="cell:0"] > .slot').borderTopColor);
+  const button = style('#actions button[data-act="undo"]');
+  return {
+    felt: lum(felt),
+    slot: ratio(over(slot, felt), felt),
+    mark: ratio(over(mark, felt), felt),
+    cell: ratio(over(empty, felt), felt),
+    button: rgb(button.backgroundColor),
+    buttonText: ratio(rgb(button.color), rgb(button.backgroundColor)),
+    face: rgb(getComputedStyle(document.documentElement).getPropertyValue("--face")),
+  };
+}"""
+
+
+def test_dark_mode_is_a_night_table_and_empty_places_show(page: Any, device: str) -> None:
+    open_game(page, "/play/freecell?deal=2")
+    light = page.evaluate(CONTRAST)
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_timeout(100)
+    dark = page.evaluate(CONTRAST)
+    for looks in (light, dark):
+        # WCAG AA for graphics: 3:1; the buttons' words 4.5:1
+        assert looks["slot"] >= 3 and looks["mark"] >= 3 and looks["cell"] >= 3, looks
+        assert looks["buttonText"] >= 4.5, looks
+    # the felt at night is clearly darker, and so are the buttons
+    assert light["felt"] >= 2 * dark["felt"]
+    assert sum(dark["button"]) < sum(light["button"]) / 2
+    screenshot(page, f"dark-table-{device}")
+    page.goto("/")
+    play = page.locator(".deal-form button").first
+    looks = play.evaluate(
+        "(b) => { const s = getComputedStyle(b); return [s.backgroundColor, s.borderRadius]; }"
+    )
+    # not the browser's own grey button
+    assert looks[0] not in ("rgb(239, 239, 239)", "rgb(107, 107, 107)") and looks[1] == "8px"
+    screenshot(page, f"dark-home-{device}")
+
+
+ROW = """() => [...document.querySelectorAll("#actions > button")].map((b) => {
+  const r = b.getBoundingClientRect();
+  return {act: b.dataset.act || "more", top: Math.round(r.top), h: r.height, shown: r.width > 0};
+})"""
+
+LOOKS = """() => {
+  const card = document.querySelector('[data-pile="tableau:0"] .card:last-child');
+  const rank = card.querySelector("text.rank");
+  const cards = document.querySelectorAll('[data-pile="tableau:0"] .card');
+  const tops = [...cards].map((c) => c.offsetTop);
+  return {w: card.offsetWidth, index: Number(rank.getAttribute("font-size")),
+          step: tops.length > 1 ? tops.at(-1) - tops.at(-2) : 0};
+}"""
+
+
+def test_one_slim_action_row_and_a_menu(page: Any, server: Server, device: str) -> None:
+    open_game(page, "/play/klondike-3?deal=5")
+    row = page.evaluate(ROW)
+    assert [b["act"] for b in row] == ["undo", "hint", "new", "demo", "more"]
+    shown = [b for b in row if b["shown"]]
+    # one row, all of it
+    assert len({b["top"] for b in shown}) == 1
+    restart = page.locator('#more button[data-act="restart"]')
+    switch = page.locator("label:has(#winnable-only)")
+    if device == "phone":
+        assert len(shown) == 5 and max(b["h"] for b in shown) <= 52
+        bar = page.locator(".bar-row").bounding_box()
+        assert bar is not None and bar["height"] <= 60
+        assert not restart.is_visible() and not switch.is_visible()
+        tap(page, device, "#actions .more-toggle")
+        page.locator("#more.open").wait_for()
+        assert restart.is_visible() and switch.is_visible()
+        assert page.locator("#more .rules-link").is_visible()
+        screenshot(page, f"menu-open-{device}")
+        page.keyboard.press("Escape")
+        page.locator("#more:not(.open)").wait_for(state="attached")
+        assert not restart.is_visible()
+        # a choice in the menu closes it
+        tap(page, device, "#actions .more-toggle")
+        restart.tap()
+        page.locator("#more:not(.open)").wait_for(state="attached")
+    else:
+        # a wide screen has room: the menu's contents sit beside the row
+        assert restart.is_visible() and switch.is_visible() and len(shown) == 4
+    screenshot(page, f"action-row-{device}")
+
+
+def test_larger_cards_do_something_on_a_phone_too(page: Any, device: str) -> None:
+    open_game(page, "/play/freecell?deal=3")
+    usual = page.evaluate(LOOKS)
+    page.evaluate("() => localStorage.setItem('jielong.settings', JSON.stringify({large: true}))")
+    page.reload()
+    wait_board(page)
+    large = page.evaluate(LOOKS)
+    # larger print on every screen; on a phone, whose width limits the cards,
+    # the fans open further and the cards gain the gaps' width
+    assert large["index"] > usual["index"]
+    assert large["w"] >= usual["w"]
+    if device == "phone":
+        assert large["step"] > usual["step"]
+    screenshot(page, f"large-cards-{device}")

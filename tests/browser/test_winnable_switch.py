@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from board_driver import game_id, open_game, wait_board
+from board_driver import game_id, open_game, open_menu, wait_board
 from conftest import Server, screenshot
 
 pytestmark = pytest.mark.browser
@@ -45,6 +45,7 @@ def test_switch_is_kept_and_sent_with_new_deals(
 ) -> None:
     first = open_game(page, f"/play/{variant}")
     switch = page.locator(SWITCH)
+    open_menu(page, device)
     assert switch.is_visible() and not switch.is_checked()
     # its label names it, in the page's language
     assert page.get_by_role("switch", name="只發有解牌局").count() == 1
@@ -74,6 +75,7 @@ def test_switch_is_kept_and_sent_with_new_deals(
     assert page.locator(MARK).is_visible() and page.locator(SWITCH).is_checked()
 
     # off again: new deals are plain random ones
+    open_menu(page, device)
     tap(page, device, "label:has(#winnable-only)")
     assert not switch.is_checked()
     assert page.evaluate(f"() => localStorage.getItem('{STORAGE}')") == "0"

@@ -261,8 +261,11 @@ def play(request: Request, variant: str) -> HTMLResponse:
         f' aria-describedby="keys-help"></div>'
         f'<p class="sr-only" id="keys-help">{escape(t["board.keys"])}</p>'
         '<p class="sr-only" id="announce" aria-live="polite"></p>'
-        '<div class="actions" id="actions"></div>'
-        f"{deal_options}"
+        # one slim row of the actions played most; the rest in a menu that
+        # phones open from the row (wide screens show it beside the row)
+        '<div class="bar-row"><div class="actions" id="actions"></div>'
+        f'<div class="more" id="more"><div class="more-actions" id="more-actions"></div>'
+        f"{deal_options}</div></div>"
         '<div class="toast" id="toast" role="alert" aria-live="assertive"></div>'
         '<div class="panel-host" id="panel"></div>'
         "</main>"

@@ -99,6 +99,37 @@ function keys() {
   });
 }
 
+// The action bar's menu (phones): its toggle, and closed again by a choice
+// made in it, a press outside it, or Esc.
+function menu() {
+  const view = S.table.view;
+  const more = document.getElementById("more");
+  const close = () => {
+    if (!view.menu) return;
+    view.menu = false;
+    schedule();
+  };
+  document.addEventListener("click", (e) => {
+    if (e.target.closest?.("[data-menu]")) {
+      view.menu = !view.menu;
+      schedule();
+      if (view.menu) requestAnimationFrame(() => more.querySelector("button, a, input")?.focus({ preventScroll: true }));
+      return;
+    }
+    if (!more.contains(e.target) || e.target.closest("button[data-act], a")) close();
+  });
+  document.addEventListener(
+    "keydown",
+    (e) => {
+      if (e.key !== "Escape" || !view.menu) return;
+      e.stopPropagation();
+      close();
+      hosts.actions.querySelector("[data-menu]")?.focus();
+    },
+    { capture: true },
+  );
+}
+
 export function attachEvents() {
   // the player's own input pauses the demo: the table is theirs again
   board.addEventListener("pointerdown", () => D.pause(), { capture: true });
@@ -131,7 +162,8 @@ export function attachEvents() {
     if (button.dataset.act === "demo-stop") return D.stop();
     C.command(button.dataset.act);
   });
-  attachDealBox(hosts.actions, { toast, request: C.request, open: (deal) => C.replaceGame({ deal }) });
+  attachDealBox(hosts.more, { toast, request: C.request, open: (deal) => C.replaceGame({ deal }) });
+  menu();
   // Back and Forward between games replaced in this tab
   window.addEventListener("popstate", () => C.load());
   document.addEventListener("visibilitychange", () => C.clockRunning(!document.hidden));

@@ -38,7 +38,8 @@ export function computeLayout(game, width, height, options = {}) {
   const p = game.position;
   const klondike = p.cells === undefined || p.cells === null;
   const columns = p.tableau.length;
-  const gap = Math.max(4, Math.min(14, Math.round(width * 0.012)));
+  // a phone's width is what limits its cards: the gaps between them narrow
+  const gap = width < 500 ? (large ? 2 : 3) : Math.max(4, Math.min(14, Math.round(width * 0.012)));
   const side = sideways(width, height);
   // side blocks: 2 x 2 foundations (and cells) plus the stock and waste
   const extra = side ? (klondike ? 3 : 4) : 0;
@@ -90,8 +91,9 @@ export function computeLayout(game, width, height, options = {}) {
   }
   const tableauY = tableauTop(ch);
   const tableauH = Math.max(ch, height - tableauY - gap);
-  // a tall board (a phone held upright) lets the fans open further
-  const open = height > width * 1.3 ? 0.5 : 0.42;
+  // a tall board (a phone held upright) lets the fans open further, to fill
+  // the height the width leaves free; larger cards open them further still
+  const open = height > width * 1.3 ? (large ? 0.72 : 0.6) : 0.42;
   const fans = {};
   p.tableau.forEach((pile, i) => {
     const id = `tableau:${i}`;

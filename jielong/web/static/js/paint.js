@@ -8,7 +8,8 @@ import { elapsed, pileOrder, table } from "./state.js";
 
 export const $ = (id) => document.getElementById(id);
 export const board = $("board");
-export const hosts = { status: $("status-live"), hintbar: $("hintbar"), actions: $("actions"), panel: $("panel") };
+export const hosts = { status: $("status-live"), hintbar: $("hintbar"), actions: $("actions"), more: $("more-actions"), panel: $("panel") };
+const moreEl = $("more");
 const toastEl = $("toast");
 const clockEl = $("clock");
 
@@ -57,6 +58,8 @@ function flush() {
   put("status", P.statusHTML(game));
   tick();
   put("actions", P.actionsHTML(game, view));
+  put("more", P.moreHTML(game, view));
+  moreEl.classList.toggle("open", Boolean(view.menu));
   noteThird();
   put("hintbar", P.hintbarHTML(game, view));
   put("panel", P.panelHTML(game, view));

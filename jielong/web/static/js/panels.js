@@ -47,12 +47,13 @@ export function statusHTML(game) {
   return items.join("");
 }
 
+// The slim row: undo, hint, the third slot (new deal or auto-complete), the
+// demo and the menu's toggle; each has an icon (drawn by the style sheet).
 export function actionsHTML(game, view) {
   const f = game.flags;
   const out = [button("undo", t("action.undo"), f.can_undo ? "" : "disabled"), button("hint", t("action.hint"), view.hintPending ? 'aria-busy="true"' : "")];
   const busy = view.dealing ? ' aria-busy="true"' : "";
   let third;
-  let newElsewhere = true;
   if (variant.finishing === "autocollect") {
     third = button("autocollect", t("action.autocollect"), f.autocollect && !f.won ? "" : "disabled");
   } else if (view.auto) {
@@ -61,12 +62,24 @@ export function actionsHTML(game, view) {
     third = button("autocomplete", t("action.autocomplete"), 'class="third"');
   } else {
     third = button("new", t("action.new"), `class="third"${busy}`);
-    newElsewhere = false;
   }
-  out.push(third, button("restart", t("action.restart")));
-  if (newElsewhere) out.push(button("new", t("action.new"), busy));
-  // the demo last: the buttons before it keep their places
+  out.push(third);
   out.push(button("demo", t("action.demo"), view.demo && !view.demo.paused ? 'aria-pressed="true"' : 'aria-pressed="false"'));
+  out.push(
+    `<button type="button" class="more-toggle" data-menu aria-controls="more" aria-expanded="${view.menu ? "true" : "false"}"` +
+      ` title="${t("action.moreTitle")}">${t("action.more")}</button>`,
+  );
+  return out.join("");
+}
+
+// The menu: restart, a new deal when the third slot does something else, the
+// rules and the deal number.
+export function moreHTML(game, view) {
+  const f = game.flags;
+  const third = variant.finishing === "autocollect" || view.auto || (f.autocomplete && !f.won);
+  const busy = view.dealing ? ' aria-busy="true"' : "";
+  const out = [button("restart", t("action.restart"))];
+  if (third) out.push(button("new", t("action.new"), busy));
   out.push(`<a class="rules-link" href="/rules/${variant.id}">${t("action.rules")}</a>`);
   if (variant.numberedDeals) {
     out.push(

@@ -106,6 +106,8 @@ export function createView() {
     overlay: null,
     auto: false,
     viewBoard: false,
+    // the action bar's menu is open (phones)
+    menu: false,
     animate: false,
     dealing: false,
     // the demo: {paused, steps, note} while it plays the line for the player
