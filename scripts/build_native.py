@@ -1,8 +1,8 @@
 """Compile the solvers with mypyc, for speed.
 
-Two groups of modules: the Klondike solver (``jielong/engine/solve/klondike_*.py``,
-listed in ``klondike.PARTS``) and the own FreeCell solver
-(``jielong/engine/solve/freecell_*.py``, listed in ``freecell.PARTS``).  They stay
+Two groups of modules: the Klondike solver (``jielong/engine/solve/klondike_*.py``)
+and the own FreeCell solver (``jielong/engine/solve/freecell_*.py``), as listed in
+``jielong.engine.solve.native.GROUPS``.  They stay
 plain Python and are what is read, typed and tested.  This script compiles
 copies of each group together, as ``jielong.engine.solve._native_*``, into C
 extensions beside them; each copy carries the SHA-256 of the sources it came
@@ -18,28 +18,32 @@ several times slower); this script then says so and exits 0.
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import subprocess
 import sys
 import sysconfig
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "jielong" / "engine" / "solve"
-GROUPS = {
-    "klondike": (
-        "klondike_state",
-        "klondike_relax",
-        "klondike_search",
-        "klondike_sample",
-        "klondike_hint",
-    ),
-    "freecell": ("freecell_state", "freecell_line", "freecell_search"),
-}
-"""Each group's modules, as ``PARTS`` of ``jielong.engine.solve.klondike`` and
-``jielong.engine.solve.freecell`` (not imported: the build needs no package import)."""
-PREFIX = "_native_"
+
+
+def _native() -> ModuleType:
+    """``jielong.engine.solve.native``, read by its path: the build needs no
+    package import (the package would load the very copies being rebuilt)."""
+    spec = importlib.util.spec_from_file_location("_build_native_list", PACKAGE / "native.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_LIST = _native()
+GROUPS: dict[str, tuple[str, ...]] = _LIST.GROUPS
+"""Each group's modules: the one list, in ``jielong.engine.solve.native``."""
+PREFIX: str = _LIST.PREFIX
 
 
 def stamp(group: str) -> Path:
@@ -60,10 +64,8 @@ def clean(group: str) -> None:
 
 
 def source_sha256(group: str) -> str:
-    digest = hashlib.sha256()
-    for part in GROUPS[group]:
-        digest.update((PACKAGE / f"{part}.py").read_bytes())
-    return digest.hexdigest()
+    sha: str = _LIST.source_sha256(group)
+    return sha
 
 
 def main(argv: list[str]) -> int:

@@ -31,13 +31,10 @@ they were built from these very sources.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from jielong.engine.solve import native
 from jielong.engine.solve.freecell_line import (
     foundation_slot,
     replay_check,
@@ -70,7 +67,7 @@ __all__ = [
     "steps_to_moves",
 ]
 
-PARTS = ("freecell_state", "freecell_line", "freecell_search")
+PARTS = native.GROUPS["freecell"]
 """The modules of the solver, compiled together by ``scripts/build_native.py``."""
 
 ENTRY_POINTS = {
@@ -98,28 +95,9 @@ PLAIN: dict[str, Callable[..., Any]] = {
 
 def source_sha256() -> str:
     """The SHA-256 of the solver's modules, in the order of :data:`PARTS`."""
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for part in PARTS:
-        digest.update((here / f"{part}.py").read_bytes())
-    return digest.hexdigest()
+    return native.source_sha256("freecell")
 
 
-def _use_compiled() -> None:
-    """Export the entry points of the mypyc-compiled copies of the solver's
-    modules (``scripts/build_native.py``: the same code, several times
-    faster) when they were built from these very sources, unless
-    ``JIELONG_PURE_PYTHON`` is set."""
-    if os.environ.get("JIELONG_PURE_PYTHON"):
-        return
-    try:
-        native = {p: importlib.import_module(f"jielong.engine.solve._native_{p}") for p in PARTS}
-    except ImportError:
-        return
-    sha = source_sha256()
-    if any(getattr(m, "SOURCE_SHA256", None) != sha for m in native.values()):
-        return  # built from another version of these files: never run stale code
-    globals().update({name: getattr(native[part], name) for name, part in ENTRY_POINTS.items()})
-
-
-_use_compiled()
+# the compiled copies' entry points (the same code, several times faster) in
+# place of the plain ones, when they were built from these very sources
+native.use_compiled("freecell", ENTRY_POINTS, globals())

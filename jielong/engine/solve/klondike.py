@@ -138,12 +138,9 @@ moves from the position to the win, draws and recycles included.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import os
 from collections.abc import Callable
-from pathlib import Path
 
+from jielong.engine.solve import native
 from jielong.engine.solve.klondike_hint import circle_key, heuristic_move, hint
 from jielong.engine.solve.klondike_sample import visible_state
 from jielong.engine.solve.klondike_search import find_win, solve
@@ -169,14 +166,8 @@ __all__ = [
     "visible_state",
 ]
 
-PARTS = (
-    "klondike_state",
-    "klondike_relax",
-    "klondike_search",
-    "klondike_sample",
-    "klondike_hint",
-)
-"""The modules of the solver and the hint, compiled together."""
+PARTS = native.GROUPS["klondike"]
+"""The modules of the solver, compiled together by ``scripts/build_native.py``."""
 
 ENTRY_POINTS = {"solve": "klondike_search", "find_win": "klondike_search", "hint": "klondike_hint"}
 """Each entry point and the module that defines it."""
@@ -187,28 +178,9 @@ PLAIN: dict[str, Callable[..., object]] = {"solve": solve, "find_win": find_win,
 
 def source_sha256() -> str:
     """The SHA-256 of the solver's modules, in the order of :data:`PARTS`."""
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for part in PARTS:
-        digest.update((here / f"{part}.py").read_bytes())
-    return digest.hexdigest()
+    return native.source_sha256("klondike")
 
 
-def _use_compiled() -> None:
-    """Export the entry points of the mypyc-compiled copies of the solver's
-    modules (``scripts/build_native.py``: the same code, about five times
-    faster) when they were built from these very sources, unless
-    ``JIELONG_PURE_PYTHON`` is set."""
-    if os.environ.get("JIELONG_PURE_PYTHON"):
-        return
-    try:
-        native = {p: importlib.import_module(f"jielong.engine.solve._native_{p}") for p in PARTS}
-    except ImportError:
-        return
-    sha = source_sha256()
-    if any(getattr(m, "SOURCE_SHA256", None) != sha for m in native.values()):
-        return  # built from another version of these files: never run stale code
-    globals().update({name: getattr(native[part], name) for name, part in ENTRY_POINTS.items()})
-
-
-_use_compiled()
+# the compiled copies' entry points (the same code, about five times faster) in
+# place of the plain ones, when they were built from these very sources
+native.use_compiled("klondike", ENTRY_POINTS, globals())
