@@ -284,3 +284,53 @@ def test_larger_cards_do_something_on_a_phone_too(page: Any, device: str) -> Non
     if device == "phone":
         assert large["step"] > usual["step"]
     screenshot(page, f"large-cards-{device}")
+
+
+def test_offline_the_bar_is_slim_and_the_statistics_open(
+    browser: Any, server: Server, device: str
+) -> None:
+    from conftest import DESKTOP, PHONE
+
+    from jielong.web.views import pwa
+
+    context = browser.new_context(
+        base_url=server.base, locale="zh-TW", **(PHONE if device == "phone" else DESKTOP)
+    )
+    # without the engine's worker: offline, the table says it needs the server
+    context.add_init_script("Object.defineProperty(window, 'Worker', { value: undefined })")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        open_game(page, "/play/freecell?deal=617")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.wait_for_function(
+            "async (n) => (await caches.keys()).includes(n)",
+            arg=f"jielong-shell-{pwa.shell_version()}",
+        )
+        page.wait_for_function(
+            """async () => {
+              const cache = await caches.open((await caches.keys())[0]);
+              return Boolean(await cache.match("/stats"));
+            }"""
+        )
+        before = page.locator("#board").bounding_box()
+        context.set_offline(True)
+        answer = page.reload()
+        assert answer is not None and answer.from_service_worker
+        bar = page.locator(".offline-bar")
+        bar.wait_for(state="visible")
+        wait_board(page)
+        # laid over the board: the board keeps its place and size
+        after = page.locator("#board").bounding_box()
+        assert before is not None and after is not None
+        assert abs(after["y"] - before["y"]) <= 1 and abs(after["height"] - before["height"]) <= 1
+        box = bar.bounding_box()
+        assert box is not None and box["height"] <= (56 if device == "phone" else 40)
+        screenshot(page, f"offline-bar-{device}")
+        # the statistics page comes from the shell, not the browser's error page
+        answer = page.goto("/stats")
+        assert answer is not None and answer.from_service_worker
+        assert page.locator("main.stats h1").inner_text() == t("stats.title")
+    finally:
+        context.set_offline(False)
+        context.close()

@@ -27,8 +27,9 @@ WORKER_SOURCE = STATIC_DIR / "sw.js"
 SHELL_HEADER = "X-Shell-Version"
 THEME_COLOUR = "#1d5c3a"  # the table's felt, as the icons' background
 
-PAGES = ("/", *(f"/play/{v}" for v in VARIANTS), *(f"/rules/{v}" for v in VARIANTS))
-"""The pages kept for offline use (each as last fetched)."""
+PAGES = ("/", *(f"/play/{v}" for v in VARIANTS), *(f"/rules/{v}" for v in VARIANTS), "/stats")
+"""The pages kept for offline use (each as last fetched; the statistics as
+they were then)."""
 
 router = APIRouter(include_in_schema=False)
 
