@@ -6,6 +6,7 @@ position in a fresh browser context."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -89,27 +90,44 @@ def test_paste_analyse_step_share(page: Any, browser: Any, server: Server, devic
     assert page.locator("#analysis-solvers li").count() >= 1
     screenshot(page, f"analysis-verdict-{device}")
 
-    # three steps along the line, one back, then "play to here" the third again
+    # the line is labelled with its solver and reads by the cards it moves
+    assert page.locator('#analysis-solvers li[aria-current="true"]').count() == 1
+    assert page.locator("#analysis-line-of").inner_text().endswith(f"{n} 步：")
+    labels = page.locator("#analysis-line li button").all_inner_texts()
+    assert sum(bool(re.match("[♠♥♦♣]", label)) for label in labels) >= n // 2
+
+    # stepping happens on the table: the dialog makes way for the step bar
+    bar = page.locator("#step-bar")
+    page.locator("#analysis-next").click()
+    bar.wait_for()
+    assert not dialog.is_visible()
     for i in (1, 2, 3):
-        page.locator("#analysis-next").click()
-        page.locator("#analysis-step").get_by_text(t("analysis.step", i=i, n=n)).wait_for()
+        if i > 1:
+            page.locator("#step-bar-next").click()
+        page.locator("#step-bar-step").get_by_text(t("analysis.step", i=i, n=n)).wait_for()
         state = drawn_as_served(page, server, gid)
         assert state["counters"]["moves"] == i
     third = state["position"]
-    page.locator("#analysis-prev").click()
-    page.locator("#analysis-step").get_by_text(t("analysis.step", i=2, n=n)).wait_for()
+    # the move to come, by its card
+    assert page.locator("#step-bar-move").inner_text() == t("analysis.coming", move=labels[3])
+    # the bar sits on the board, clear of the action bar
+    shown, actions = bar.bounding_box(), page.locator(".bar-row").bounding_box()
+    assert shown is not None and actions is not None
+    assert shown["y"] + shown["height"] <= actions["y"] + 0.5
+    page.locator("#step-bar-prev").click()
+    page.locator("#step-bar-step").get_by_text(t("analysis.step", i=2, n=n)).wait_for()
     assert drawn_as_served(page, server, gid)["counters"]["moves"] == 2
+    # "play to here" from the dialog's list plays on the table too
+    page.locator("#step-bar-open").click()
+    assert dialog.is_visible() and not bar.is_visible()
     page.locator("#analysis-line li button").nth(2).click()
-    page.locator("#analysis-step").get_by_text(t("analysis.step", i=3, n=n)).wait_for()
+    page.locator("#step-bar-step").get_by_text(t("analysis.step", i=3, n=n)).wait_for()
+    assert not dialog.is_visible()
     assert drawn_as_served(page, server, gid)["position"] == third
-    assert page.locator('#analysis-line button[aria-current="step"]').inner_text()
 
     # games from positions never count in the statistics
     assert page.evaluate(stats) == before
 
-    # closed, the dialog leaves a bar to watch the line on the table
-    page.locator("#board-tools-close").click()
-    page.locator("#step-bar").wait_for()
     page.locator("#step-bar-next").click()
     page.locator("#step-bar-step").get_by_text(t("analysis.step", i=4, n=n)).wait_for()
     assert drawn_as_served(page, server, gid)["counters"]["moves"] == 4
@@ -118,7 +136,8 @@ def test_paste_analyse_step_share(page: Any, browser: Any, server: Server, devic
     page.locator("#step-bar-step").get_by_text(t("analysis.step", i=3, n=n)).wait_for()
     assert drawn_as_served(page, server, gid)["position"] == third
     page.locator("#step-bar-open").click()
-    assert dialog.is_visible() and not page.locator("#step-bar").is_visible()
+    assert dialog.is_visible() and not bar.is_visible()
+    assert page.locator('#analysis-line button[aria-current="step"]').inner_text() == labels[2]
 
     # the shared link opens the same position as a new game elsewhere
     page.locator("#position-copy-link").click()
@@ -162,7 +181,7 @@ def test_a_dealt_klondike_game_is_analysed_and_stepped_as_a_copy(
     assert server.game(copy)["position"] == server.game(gid)["position"]
     n = page.locator("#analysis-line li").count()
     page.locator("#analysis-next").click()
-    page.locator("#analysis-step").get_by_text(t("analysis.step", i=1, n=n)).wait_for()
+    page.locator("#step-bar-step").get_by_text(t("analysis.step", i=1, n=n)).wait_for()
     assert drawn_as_served(page, server, copy)["counters"]["moves"] == 1
     assert server.game(gid)["counters"]["moves"] == 0
 

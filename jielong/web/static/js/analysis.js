@@ -6,8 +6,9 @@ import { api, call } from "./api.js";
 import { act, adopt, request } from "./controller.js";
 import * as demo from "./demo.js";
 import { pileName, t, variant } from "./i18n.js";
+import { shortCard } from "./overlay.js";
 import { motionAllowed } from "./render.js";
-import { table } from "./state.js";
+import { lineCards, table } from "./state.js";
 
 // the pace of "play to here" over several moves, as the demo plays a line
 const STEP_MS = 420;
@@ -26,29 +27,41 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-function moveLabel(m) {
+// A move of the line by the card it carries where the page knows it
+// ("♠7: Column 3 → Column 6"), else by its piles; turns of the stock as such.
+function moveLabel(m, card) {
+  if (m.from === "stock") return t("analysis.turnStock");
+  if (m.to === "stock") return t("analysis.turnWaste");
   const names = { from: pileName(m.from), to: pileName(m.to), n: m.count };
   const run = m.count > 1 && m.from.startsWith("tableau") && m.to.startsWith("tableau");
-  return t(run ? "analysis.moveRun" : "analysis.move", names);
+  const piles = t(run ? "analysis.moveRun" : "analysis.move", names);
+  return card ? t("analysis.moveCard", { card: shortCard(card), move: piles }) : piles;
 }
 
-// A bar over the table while the dialog is closed, to watch the line played
-// there: previous, where, next, and back to the dialog.
+function solverName(id) {
+  return t(id?.startsWith("fcsolve") ? "analysis.solver.fcsolve" : "analysis.solver.own");
+}
+
+// A bar on the table while the line is stepped through there: previous,
+// where and the move to come (by its card), next, back to the dialog. It
+// sits at the foot of the board, never over the action bar.
 function stepBar(onOpen, onClose) {
   const prev = el("button", { type: "button", id: "step-bar-prev", text: t("analysis.prev") });
   const next = el("button", { type: "button", id: "step-bar-next", text: t("analysis.next") });
   const where = el("span", { id: "step-bar-step", class: "where" });
+  const what = el("span", { id: "step-bar-move", class: "what" });
   const open = el("button", { type: "button", id: "step-bar-open", text: t("analysis.line") });
   const close = el("button", { type: "button", id: "step-bar-close", class: "close", text: "×", "aria-label": t("analysis.close") });
-  const bar = el("div", { id: "step-bar", class: "step-bar", role: "toolbar", "aria-label": t("analysis.heading") }, prev, where, next, open, close);
+  const text = el("span", { class: "text", "aria-live": "polite" }, where, what);
+  const bar = el("div", { id: "step-bar", class: "step-bar", role: "toolbar", "aria-label": t("analysis.heading") }, prev, text, next, open, close);
   open.addEventListener("click", onOpen);
   close.addEventListener("click", onClose);
   bar.hidden = true;
-  document.body.append(bar);
-  return { bar, prev, next, where };
+  (document.querySelector("main.play") || document.body).append(bar);
+  return { bar, prev, next, where, what };
 }
 
-export function attachAnalysis(dialogShown, openDialog) {
+export function attachAnalysis(dialogShown, openDialog, closeDialog = () => {}) {
   const run = el("button", { type: "button", id: "analysis-run", text: t("analysis.analyse") });
   const verdict = el("p", { id: "analysis-verdict", class: "verdict", "aria-live": "polite" });
   const note = el("p", { id: "analysis-thoughtful", class: "board-help" });
@@ -60,7 +73,8 @@ export function attachAnalysis(dialogShown, openDialog) {
   const dealNote = el("p", { class: "board-help", text: t("analysis.dealNote") });
   const dealBox = el("div", { class: "deal-note" }, dealNote, asPosition);
   const list = el("ol", { id: "analysis-line", class: "line" });
-  const stepper = el("div", { class: "stepper" }, el("div", { class: "board-row" }, prev, where, next), list);
+  const lineOf = el("p", { id: "analysis-line-of", class: "board-help" });
+  const stepper = el("div", { class: "stepper" }, lineOf, el("div", { class: "board-row" }, prev, where, next), list);
   const section = el(
     "section",
     { class: "board-analysis", "aria-labelledby": "analysis-title" },
@@ -95,6 +109,8 @@ export function attachAnalysis(dialogShown, openDialog) {
     const ok = onLine();
     where.textContent = ok ? t("analysis.step", { i: line.at, n: line.moves.length }) : t("analysis.offLine");
     outside.where.textContent = where.textContent;
+    const coming = ok && line.at < line.moves.length ? line.labels[line.at] : "";
+    outside.what.textContent = coming ? t("analysis.coming", { move: coming }) : "";
     prev.disabled = outside.prev.disabled = busy || !ok || line.at === 0;
     next.disabled = outside.next.disabled = busy || !ok || line.at >= line.moves.length;
     list.querySelectorAll("button").forEach((b, i) => {
@@ -105,7 +121,9 @@ export function attachAnalysis(dialogShown, openDialog) {
 
   function show(answer) {
     const game = current();
-    line = { id: game.id, version: answer.version, at: 0, moves: answer.moves };
+    const cards = lineCards(game.position, answer.moves);
+    const labels = answer.moves.map((m, i) => moveLabel(m, cards[i]));
+    line = { id: game.id, version: answer.version, at: 0, moves: answer.moves, labels };
     const text = {
       solved: answer.length ? t("analysis.solved", { n: answer.length }) : t("analysis.won"),
       unsolvable: t("analysis.unsolvable"),
@@ -114,20 +132,25 @@ export function attachAnalysis(dialogShown, openDialog) {
     verdict.textContent = text[answer.status];
     verdict.dataset.status = answer.status;
     note.textContent = answer.thoughtful ? t("analysis.thoughtful") : "";
+    // each solver's verdict, the one whose line is shown marked as such
     solvers.replaceChildren(
       ...answer.solvers.map((s) =>
         el("li", {
-          text: t("analysis.solverLine", {
-            solver: t(s.solver.startsWith("fcsolve") ? "analysis.solver.fcsolve" : "analysis.solver.own"),
-            status: t(`analysis.status.${s.status}`, { n: s.length }),
-            seconds: s.seconds,
-          }),
+          "data-solver": s.solver,
+          ...(s.solver === answer.solver ? { "aria-current": "true" } : {}),
+          text:
+            t("analysis.solverLine", {
+              solver: solverName(s.solver),
+              status: t(`analysis.status.${s.status}`, { n: s.length }),
+              seconds: s.seconds,
+            }) + (s.solver === answer.solver && answer.moves.length ? ` · ${t("analysis.itsLine")}` : ""),
         }),
       ),
     );
+    lineOf.textContent = answer.moves.length ? t("analysis.lineOf", { solver: solverName(answer.solver), n: answer.moves.length }) : "";
     list.replaceChildren(
       ...answer.moves.map((m, i) => {
-        const b = el("button", { type: "button", title: t("analysis.playTo"), text: moveLabel(m) });
+        const b = el("button", { type: "button", title: t("analysis.playTo"), text: labels[i] });
         b.addEventListener("click", () => playTo(i + 1));
         return el("li", {}, b);
       }),
@@ -169,6 +192,8 @@ export function attachAnalysis(dialogShown, openDialog) {
 
   async function playTo(target) {
     if (busy) return;
+    // stepped on the table itself: the dialog makes way for the step bar
+    if (dialogShown()) closeDialog();
     // the table's demo and this line would fight over the game: it pauses
     demo.pause();
     busy = true;

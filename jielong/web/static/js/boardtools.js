@@ -159,6 +159,7 @@ export function attachBoardTools() {
   const analysis = attachAnalysis(
     () => dialog.open,
     () => openDialog(),
+    () => dialog.close(),
   );
   const share = shareSection();
   const close = button("board-tools-close", t("analysis.close"), { class: "close" });

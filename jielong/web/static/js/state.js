@@ -244,3 +244,34 @@ export function project(game, data, draw) {
   if (data.type === "move" && !data.steps) return projectMove(game, data);
   return null;
 }
+
+// The first card each move of a line carries, played out from `position`
+// (null where the page cannot know it: a card still face down or in the
+// stock when the line starts). For the names of a solver's line.
+export function lineCards(position, moves) {
+  const p = copyPosition(position);
+  return moves.map((m) => {
+    if (m.from === "stock" || m.to === "stock") {
+      if (m.from === "stock") {
+        const n = Math.min(m.count, p.stock || 0);
+        p.stock -= n;
+        for (let k = 0; k < n; k++) p.waste.push(UNKNOWN);
+      } else {
+        p.stock = p.waste.length;
+        p.waste = [];
+      }
+      return null;
+    }
+    const cards = take(p, m.from, m.count);
+    const [kind, index] = m.from.split(":");
+    const pile = kind === "tableau" ? p.tableau[Number(index)] : null;
+    // a card a move turns over is not known here
+    if (pile && !pile.up.length && pile.down > 0) {
+      pile.down -= 1;
+      pile.up.push(UNKNOWN);
+    }
+    put(p, m.to, cards);
+    const first = cards[0];
+    return first && first !== UNKNOWN ? first : null;
+  });
+}
