@@ -44,7 +44,8 @@ def context(browser: Any, server: Server) -> Iterator[Any]:
 
 def page_of(context: Any) -> Any:
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    # the engine starts again after each reload, slowly on a busy machine
+    page.set_default_timeout(BOOT_MS)
     return page
 
 
@@ -150,7 +151,7 @@ def test_a_game_dealt_offline_reaches_the_server(browser: Any, server: Server) -
         page.wait_for_function("() => document.documentElement.dataset.engineKept === '1'")
         context.set_offline(True)
         page.goto("/play/klondike-1?deal=77")
-        page.wait_for_selector("#board[data-game^='device-']:not([data-pending])")
+        page.wait_for_selector("#board[data-game^='device-']:not([data-pending])", timeout=BOOT_MS)
         page.keyboard.press(" ")  # turn the stock
         page.wait_for_selector("#board[data-version='2']:not([data-pending])")
         played = read_board(page)

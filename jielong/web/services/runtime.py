@@ -45,6 +45,118 @@ FILES = (
 """What the worker loads of the package (the rest is the console and types)."""
 
 
+# The standard library's top-level modules and packages the worker keeps of
+# the runtime's python_stdlib.zip: those imported once the runtime has
+# started and the engine has dealt, played, hinted and analysed a game of
+# each family, and those an error's traceback needs.  The rest (email, xml,
+# unittest, http, the debugger and more) is about half the archive.
+STDLIB_KEEP = frozenset(
+    {
+        "__future__",
+        "_collections_abc",
+        "_colorize",
+        "_compat_pickle",
+        "_opcode_metadata",
+        "_py_warnings",
+        "_pyodide",
+        "_sitebuiltins",
+        "_ssl",
+        "_strptime",
+        "_sysconfigdata__emscripten_wasm32-emscripten",
+        "_weakrefset",
+        "abc",
+        "annotationlib",
+        "ast",
+        "asyncio",
+        "base64",
+        "bisect",
+        "bz2",
+        "calendar",
+        "codecs",
+        "codeop",
+        "collections",
+        "compression",
+        "concurrent",
+        "contextlib",
+        "contextvars",
+        "copy",
+        "copyreg",
+        "dataclasses",
+        "datetime",
+        "dis",
+        "encodings",
+        "enum",
+        "fnmatch",
+        "functools",
+        "genericpath",
+        "glob",
+        "hashlib",
+        "heapq",
+        "hmac",
+        "importlib",
+        "inspect",
+        "io",
+        "json",
+        "keyword",
+        "linecache",
+        "locale",
+        "logging",
+        "lzma",
+        "ntpath",
+        "numbers",
+        "opcode",
+        "operator",
+        "os",
+        "pathlib",
+        "pickle",
+        "posixpath",
+        "pprint",
+        "pyodide",
+        "random",
+        "re",
+        "reprlib",
+        "secrets",
+        "selectors",
+        "shutil",
+        "signal",
+        "site",
+        "socket",
+        "ssl",
+        "stat",
+        "string",
+        "struct",
+        "subprocess",
+        "sysconfig",
+        "tempfile",
+        "textwrap",
+        "threading",
+        "token",
+        "tokenize",
+        "traceback",
+        "types",
+        "typing",
+        "warnings",
+        "weakref",
+        "zipfile",
+        "zipimport",
+    }
+)
+
+
+def trimmed_stdlib(data: bytes) -> bytes:
+    """The runtime's standard library archive with only :data:`STDLIB_KEEP`."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(data)) as full,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as kept,
+    ):
+        for info in full.infolist():
+            top = info.filename.split("/")[0].removesuffix(".py")
+            if top in STDLIB_KEEP and not info.is_dir():
+                kept.writestr(info, full.read(info))
+    return out.getvalue()
+
+
 def runtime_dir() -> Path:
     """Where the runtime is kept: ``JIELONG_RUNTIME_DIR``, or beside the web
     package (the checkout's, for ``make run``)."""
@@ -59,10 +171,10 @@ def installed(directory: Path | None = None) -> bool:
     return all((where / name).is_file() and (where / f"{name}.gz").is_file() for name in FILES)
 
 
-def check_integrity(data: bytes, integrity: str = INTEGRITY) -> None:
+def check_integrity(data: bytes, integrity: str | None = None) -> None:
     """Raise ``ValueError`` unless ``data`` has the SHA-512 that ``integrity``
-    (an npm ``sha512-<base64>`` value) names."""
-    algorithm, _, expected = integrity.partition("-")
+    (an npm ``sha512-<base64>`` value; the pinned release's by default) names."""
+    algorithm, _, expected = (integrity or INTEGRITY).partition("-")
     if algorithm != "sha512":
         raise ValueError(f"unsupported integrity algorithm {algorithm!r}")
     actual = base64.b64encode(hashlib.sha512(data).digest()).decode()
@@ -83,6 +195,8 @@ def unpack(tarball: bytes, directory: Path) -> None:
             if member is None:
                 raise ValueError(f"pyodide {VERSION}: {name} missing from the package")
             data = member.read()
+            if name == "python_stdlib.zip":
+                data = trimmed_stdlib(data)
             (staging / name).write_bytes(data)
             (staging / f"{name}.gz").write_bytes(gzip.compress(data, 9, mtime=0))
     shutil.rmtree(directory, ignore_errors=True)

@@ -13,7 +13,7 @@ let readyResolve = null;
 const readyPromise = new Promise((resolve) => {
   readyResolve = resolve;
 });
-export const timings = { bootMs: null };
+export const timings = { bootMs: null, runtimeMs: null };
 
 export function supported() {
   return typeof Worker === "function" && typeof WebAssembly === "object";
@@ -53,6 +53,7 @@ export function start() {
     if ("ready" in data) {
       state = data.ready ? "ready" : "failed";
       timings.bootMs = data.ms ?? null;
+      timings.runtimeMs = data.runtimeMs ?? null;
       document.documentElement.dataset.engine = state;
       readyResolve(data.ready);
       if (data.ready) keepForOffline();

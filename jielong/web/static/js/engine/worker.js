@@ -10,6 +10,7 @@ async function boot() {
   if (!manifest.available) throw new Error("the site serves no engine runtime");
   const { loadPyodide } = await import(`${manifest.runtime}pyodide.mjs`);
   const py = await loadPyodide({ indexURL: manifest.runtime, stdout: () => {}, stderr: () => {} });
+  const runtimeMs = performance.now() - started;
   const zip = await (await fetch(manifest.package)).arrayBuffer();
   py.FS.writeFile("/jielong.zip", new Uint8Array(zip));
   py.runPython(
@@ -22,12 +23,14 @@ async function boot() {
     ].join("\n"),
   );
   handle = py.pyimport("jielong.play.worker").handle;
-  return Math.round(performance.now() - started);
+  // for the benchmarks, which read the runtime's own figures
+  self.pyodide = py;
+  return { ms: Math.round(performance.now() - started), runtimeMs: Math.round(runtimeMs) };
 }
 
 const booting = boot();
 booting.then(
-  (ms) => postMessage({ ready: true, ms }),
+  (took) => postMessage({ ready: true, ...took }),
   (e) => postMessage({ ready: false, failed: String(e?.message || e) }),
 );
 
