@@ -123,7 +123,14 @@ class Store:
     # written once (jielong.store.dbapi says why).
 
     def create(self, session: Session, player: str | None, now: int) -> GameRecord:
-        record = GameRecord(new_game_id(), 1, session, player, now, now)
+        record = GameRecord(
+            id=new_game_id(),
+            version=1,
+            session=session,
+            player=player,
+            created_ms=now,
+            updated_ms=now,
+        )
         row = row_values(record)
         won = session.won_ms is not None
 
@@ -254,11 +261,15 @@ class Store:
         """A game's first win: one more win, the bests, and the streak if it
         is the player's latest game (winning an older one does not mend a
         streak that starting a newer one ended)."""
-        s, i = record.session, record.id
-        cur.execute(
-            self._sql.count_win,
-            (s.won_ms, s.won_ms, s.won_moves, s.won_moves, i, i, i, record.player, s.variant.id),
-        )
+        s = record.session
+        won = {
+            "won_ms": s.won_ms,
+            "won_moves": s.won_moves,
+            "game": record.id,
+            "player": record.player,
+            "variant": s.variant.id,
+        }
+        cur.execute(self._sql.count_win.text, self._sql.count_win.bind(won))
 
     def save(self, record: GameRecord, expected_version: int, now: int) -> GameRecord:
         """Write ``record`` as version ``expected_version + 1`` if the stored
@@ -294,7 +305,7 @@ class Store:
         return self._saved(record, expected_version, now, written)
 
     def _one_statement(
-        self, record: GameRecord, values: tuple[object, ...], counts_win: bool
+        self, record: GameRecord, values: dict[str, object], counts_win: bool
     ) -> Query | None:
         """On PostgreSQL, the save of a step pushed or undone as one statement
         (its own transaction: one round trip), or None."""
@@ -305,14 +316,16 @@ class Store:
         if top.below is stored:
             assert top.step is not None
             step = json_text(top.step.to_json())
-            return self._sql.update_and_push, (*values, top.depth - 1, values[0], step)
+            push = self._sql.update_and_push
+            return push.text, push.bind({**values, "idx": top.depth - 1, "step": step})
         if stored.below is top:
-            return self._sql.update_and_pop, (*values, top.depth)
+            pop = self._sql.update_and_pop
+            return pop.text, pop.bind({**values, "idx": top.depth})
         return None
 
     def _saving(
         self, record: GameRecord, expected_version: int, now: int
-    ) -> tuple[tuple[object, ...], Callable[[DBAPICursor], bool], bool]:
+    ) -> tuple[dict[str, object], Callable[[DBAPICursor], bool], bool]:
         """The game row's new values, the write (compare-and-set on the
         version, then the steps pushed or undone), and whether it counts a
         game or a win in the statistics."""
@@ -321,20 +334,20 @@ class Store:
         stored = record.stored_top or session.top.root
         top = session.top
         won = session.won_ms is not None
-        values = (
-            version,
-            top.depth,
-            None if session.last is None else json_text(session.last.to_json()),
-            session.elapsed_ms,
-            session.running_since,
-            now,
-            session.won_ms,
-            session.won_moves,
-            session.moves_count,
-            record.demo,
-            record.id,
-            expected_version,
-        )
+        values: dict[str, object] = {
+            "version": version,
+            "depth": top.depth,
+            "last": None if session.last is None else json_text(session.last.to_json()),
+            "elapsed_ms": session.elapsed_ms,
+            "running_since": session.running_since,
+            "updated_ms": now,
+            "won_ms": session.won_ms,
+            "won_moves": session.won_moves,
+            "moves": session.moves_count,
+            "demo": record.demo,
+            "id": record.id,
+            "expected_version": expected_version,
+        }
         counted = _counted(record)
         # the first action on a game dealt without moves is its first move
         # (there is nothing to undo or restart before it)
@@ -343,7 +356,7 @@ class Store:
         counts_win = counted and won and not record.stored_won and not record.demo
 
         def write(cur: DBAPICursor) -> bool:
-            cur.execute(self._sql.update_game, values)
+            cur.execute(self._sql.update_game.text, self._sql.update_game.bind(values))
             if cur.rowcount != 1:
                 return False
             self._write_steps(cur, record.id, version, stored, top)

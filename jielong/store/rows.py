@@ -18,7 +18,7 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(18)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class GameRecord:
     """A stored game: its id, owner, version and the session it holds."""
 
@@ -102,12 +102,12 @@ def record_from_row(row: GameRow, top: Frame) -> GameRecord:
         replayed=top,
     )
     return GameRecord(
-        row["id"],
-        row["version"],
-        session,
-        row["player"],
-        row["created_ms"],
-        row["updated_ms"],
+        id=row["id"],
+        version=row["version"],
+        session=session,
+        player=row["player"],
+        created_ms=row["created_ms"],
+        updated_ms=row["updated_ms"],
         stored_top=top,
         stored_won=row["won_ms"] is not None,
         demo=bool(row["demo"]),

@@ -8,6 +8,9 @@ says why).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TypedDict
 
 import sqlalchemy as sa
@@ -113,9 +116,37 @@ class GameRow(TypedDict):
 
 
 GAME_COLUMNS = tuple(c.name for c in games.columns)
+# what an action changes in a game's row
+UPDATED_COLUMNS = (
+    "version",
+    "depth",
+    "last",
+    "elapsed_ms",
+    "running_since",
+    "updated_ms",
+    "won_ms",
+    "won_moves",
+    "moves",
+    "demo",
+)
 # a game of the statistics' latest games (one with a move made)
 RECENT_COLUMNS = ("created_ms", "deal", "moves", "elapsed_ms", "won_ms", "won_moves", "demo")
 STATS_COLUMNS = ("games", "wins", "best_time_ms", "best_moves", "streak", "best_streak")
+
+
+_NAME = re.compile(r"(?<![:\w]):([a-z_]+)")
+
+
+@dataclass(frozen=True)
+class Named:
+    """A statement with named parameters (``:name``), sent in the driver's
+    positional style: :meth:`bind` puts the values in the statement's order."""
+
+    text: str
+    names: tuple[str, ...]
+
+    def bind(self, values: Mapping[str, object]) -> tuple[object, ...]:
+        return tuple(values[name] for name in self.names)
 
 
 class Queries:
@@ -125,24 +156,28 @@ class Queries:
         def sql(text: str) -> str:
             return " ".join(text.split()).replace("?", placeholder)
 
+        def named(text: str) -> Named:
+            flat = " ".join(text.split())
+            names = tuple(_NAME.findall(flat))
+            return Named(_NAME.sub(lambda _name: placeholder, flat), names)
+
         self.select_game = sql(f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE id = ?")
         self.select_steps = sql(
             "SELECT idx, pushed, step FROM game_steps WHERE game = ? AND pushed > ? ORDER BY idx"
         )
-        self.update_game = sql(
-            """UPDATE games SET version = ?, depth = ?, last = ?, elapsed_ms = ?,
-            running_since = ?, updated_ms = ?, won_ms = ?, won_moves = ?, moves = ?,
-            demo = ? WHERE id = ? AND version = ?"""
-        )
+        update_game = f"""UPDATE games SET {", ".join(f"{c} = :{c}" for c in UPDATED_COLUMNS)}
+            WHERE id = :id AND version = :expected_version"""
+        self.update_game = named(update_game)
         # PostgreSQL: an action's whole write as one statement (its own
         # transaction), one round trip instead of four
-        self.update_and_push = sql(
-            f"""WITH changed AS ({self.update_game} RETURNING id)
-            INSERT INTO game_steps (game, idx, pushed, step) SELECT id, ?, ?, ? FROM changed"""
+        self.update_and_push = named(
+            f"""WITH changed AS ({update_game} RETURNING id)
+            INSERT INTO game_steps (game, idx, pushed, step)
+            SELECT id, :idx, :version, :step FROM changed"""
         )
-        self.update_and_pop = sql(
-            f"""WITH changed AS ({self.update_game} RETURNING id)
-            DELETE FROM game_steps WHERE game IN (SELECT id FROM changed) AND idx = ?"""
+        self.update_and_pop = named(
+            f"""WITH changed AS ({update_game} RETURNING id)
+            DELETE FROM game_steps WHERE game IN (SELECT id FROM changed) AND idx = :idx"""
         )
         self.insert_step = sql(
             "INSERT INTO game_steps (game, idx, pushed, step) VALUES (?, ?, ?, ?)"
@@ -182,15 +217,15 @@ class Queries:
             streak = CASE WHEN player_stats.latest_won THEN player_stats.streak ELSE 0 END,
             latest = excluded.latest, latest_won = excluded.latest_won"""
         )
-        self.count_win = sql(
+        self.count_win = named(
             """UPDATE player_stats SET wins = wins + 1,
-            best_time_ms = CASE WHEN best_time_ms IS NULL OR best_time_ms > ? THEN ?
-                ELSE best_time_ms END,
-            best_moves = CASE WHEN best_moves IS NULL OR best_moves > ? THEN ?
-                ELSE best_moves END,
-            streak = CASE WHEN latest = ? THEN streak + 1 ELSE streak END,
-            best_streak = CASE WHEN latest = ? AND streak + 1 > best_streak THEN streak + 1
-                ELSE best_streak END,
-            latest_won = latest_won OR latest = ?
-            WHERE player = ? AND variant = ?"""
+            best_time_ms = CASE WHEN best_time_ms IS NULL OR best_time_ms > :won_ms
+                THEN :won_ms ELSE best_time_ms END,
+            best_moves = CASE WHEN best_moves IS NULL OR best_moves > :won_moves
+                THEN :won_moves ELSE best_moves END,
+            streak = CASE WHEN latest = :game THEN streak + 1 ELSE streak END,
+            best_streak = CASE WHEN latest = :game AND streak + 1 > best_streak
+                THEN streak + 1 ELSE best_streak END,
+            latest_won = latest_won OR latest = :game
+            WHERE player = :player AND variant = :variant"""
         )
