@@ -87,3 +87,12 @@ def test_dask_survey_without_dask_is_one_clear_line(
         "need the distributed package, which is not installed: pip install 'jielong[survey]'"
     )
     assert not out.exists() or out.read_text() == ""
+
+
+def test_a_missing_browser_engine_is_named_with_its_cost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JIELONG_RUNTIME_DIR", str(tmp_path / "none"))
+    part = doctor.browser_engine()
+    assert not part.present and "offline" in part.cost
+    assert any("browser engine" in note for note in doctor.startup_notes())

@@ -182,8 +182,26 @@ def fc_solve_programs() -> Part:
     )
 
 
+def browser_engine() -> Part:
+    from jielong.web.services import runtime
+
+    present = runtime.installed()
+    where = runtime.runtime_dir()
+    return Part(
+        "Browser engine",
+        present,
+        f"pyodide {runtime.VERSION} in {where}" if present else f"not in {where}",
+        "every hint and analysis is computed on the server, and the installed app "
+        "cannot play offline",
+        "python -m jielong.web.services.runtime (make run does; it fetches the pinned "
+        "pyodide package from the npm registry and checks its checksum)",
+        True,
+    )
+
+
 def parts() -> list[Part]:
     return [
+        browser_engine(),
         freecell_solver(),
         compiled_klondike(),
         compiled_freecell(),
@@ -198,6 +216,11 @@ def parts() -> list[Part]:
 def startup_notes() -> list[str]:
     """One line for each missing part the site would use: what it costs."""
     notes = []
+    if not browser_engine().present:
+        notes.append(
+            "the browser engine is not installed: hints are computed on the server and "
+            "the app cannot play offline (jielong doctor says more)"
+        )
     if not freecell_solver().present:
         notes.append(
             "FreeCell hints use the built-in solver; install libfreecell-solver0 "

@@ -36,7 +36,7 @@ from jielong.play.answers import analyse, hint_json
 from jielong.play.view import state_json
 from jielong.session import ActionError, Session, Step
 
-HINT_SECONDS = 1.0
+HINT_SECONDS = 0.8
 """A hint's search on the device: the player waits for it."""
 ANALYSIS_SECONDS = 4.0
 """The solver's budget for a position's verdict, as on the server."""
