@@ -73,9 +73,11 @@ def _play(page: Any, server: Server, variant: str) -> int:
             "(v) => document.getElementById('board').dataset.version !== v", arg=before
         )
         stepped = 1
+        # stepping goes on on the table: the dialog made way for the step bar
+        page.locator("#step-bar-close").click()
     else:
         stepped = 0
-    page.locator("#board-tools-close").click()
+        page.locator("#board-tools-close").click()
     return stepped
 
 

@@ -32,7 +32,7 @@ def test_chance_to_win_in_the_hint_bar_and_the_status_line(
     assert asked == []
     text = page.locator("#hintbar").inner_text()
     # a new deal: the stock is turned through first, all eight turns in one hint
-    assert "點牌庫 8 次" in text and "先把牌庫翻完" in text and "勝算約" in text
+    assert "翻牌庫 8 次" in text and "先把牌庫翻完" in text and "勝算約" in text
     screenshot(page, "klondike-3-hint-odds")
     # a move takes the readout away until the next answer
     version = server.game(gid)["version"]
