@@ -133,3 +133,24 @@ def test_over_https_a_plain_cookie_is_replaced_by_a_host_cookie() -> None:
     assert fresh != planted and value is not None
     host = f"{HOST_COOKIE}={value}; {PLAYER_COOKIE}={cookie}".encode()
     assert players.from_cookie_headers([host], https=True) == (fresh, None)
+
+
+def test_requests_in_progress_are_capped_per_address() -> None:
+    import asyncio
+
+    from jielong.web.http.limits import AddressRequests, refuse_busy_address
+
+    requests = AddressRequests(limit=2)
+    assert requests.enter("10.0.0.1") and requests.enter("10.0.0.1")
+    assert not requests.enter("10.0.0.1") and requests.enter("10.0.0.2")
+    requests.leave("10.0.0.1")
+    assert requests.enter("10.0.0.1")
+    sent: list[dict[str, object]] = []
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "headers": [], "query_string": b""}
+    asyncio.run(refuse_busy_address(scope, send))  # type: ignore[arg-type]
+    assert sent[0]["status"] == 429 and (b"retry-after", b"1") in sent[0]["headers"]  # type: ignore[operator]
+    assert json.loads(sent[1]["body"])["error"]["code"] == "rate_limited"  # type: ignore[arg-type]

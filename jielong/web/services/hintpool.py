@@ -54,9 +54,12 @@ GRACE_SECONDS = 3.0
 # on a busy machine each get their share; but at most this many times the
 # deadline passes on the wall clock.
 WALL_FACTOR = 3.0
-# The longest a computation waits for a worker (then 503 hint_busy): with its
-# own time, below the read timeout a reverse proxy is commonly given.
-QUEUE_SECONDS = 12.0
+# The longest a computation waits for a worker (then 503 hint_busy), beside
+# its own deadline: a longer one may wait behind a longer one.
+QUEUE_SECONDS = 16.0
+# The longest a request waits, queue included: below the read timeout a
+# reverse proxy is commonly given (30 s).
+MAX_WAIT_SECONDS = 28.0
 # The memory a worker may take (its data segment and private mappings).
 WORKER_MEMORY_BYTES = 768 * 1024 * 1024
 # How often a waiting request asks whether the game moved on elsewhere (another
@@ -158,6 +161,7 @@ class _Work:
     that on the wall clock."""
     analysis: bool
     result: asyncio.Future[object]
+    queued_at: float
     give_up: float
     """Loop time past which the answer is not waited for any more."""
 
@@ -338,8 +342,10 @@ class HintPool:
         address, player = who
         if self.submitted >= self.capacity and not self._make_room(address):
             raise HintBusy()
-        give_up = loop.time() + QUEUE_SECONDS
-        work = _Work(address, player, fn, args, seconds, analysis, loop.create_future(), give_up)
+        now = loop.time()
+        give_up = now + QUEUE_SECONDS + seconds
+        future = loop.create_future()
+        work = _Work(address, player, fn, args, seconds, analysis, future, now, give_up)
         (self._analyses if analysis else self._hints).push(work)
         self._pump()
         return work
@@ -389,7 +395,10 @@ class HintPool:
         self._running.add(work)
         if work.analysis:
             self._running_analyses += 1
-        work.give_up = loop.time() + work.seconds * WALL_FACTOR + GRACE_SECONDS
+        work.give_up = min(
+            loop.time() + work.seconds * WALL_FACTOR + GRACE_SECONDS,
+            work.queued_at + MAX_WAIT_SECONDS,
+        )
 
         def finished(done: Future[object]) -> None:
             loop.call_soon_threadsafe(self._finished, work, done)
