@@ -22,10 +22,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from jielong.engine.catalogue import check_deal_number
+from jielong.engine.families import Family, family_of
 from jielong.engine.rules.core import Illegal, Move, Pile, Rules
 from jielong.engine.rules.registry import Position, rules_for
 from jielong.engine.rules.variants import Variant, get_variant
-from jielong.engine.solve.family import Family, family_of
 
 if TYPE_CHECKING:
     # a default for the type checker only: the session runs on the standard

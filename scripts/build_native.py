@@ -2,7 +2,7 @@
 
 Two groups of modules: the Klondike solver (``jielong/engine/solve/klondike_*.py``)
 and the own FreeCell solver (``jielong/engine/solve/freecell_*.py``), as listed in
-``jielong.engine.solve.native.GROUPS``.  They stay
+``jielong.engine.native.GROUPS``.  They stay
 plain Python and are what is read, typed and tested.  This script compiles
 copies of each group together, as ``jielong.engine.solve._native_*``, into C
 extensions beside them; each copy carries the SHA-256 of the sources it came
@@ -31,9 +31,11 @@ PACKAGE = ROOT / "jielong" / "engine" / "solve"
 
 
 def _native() -> ModuleType:
-    """``jielong.engine.solve.native``, read by its path: the build needs no
+    """``jielong.engine.native``, read by its path: the build needs no
     package import (the package would load the very copies being rebuilt)."""
-    spec = importlib.util.spec_from_file_location("_build_native_list", PACKAGE / "native.py")
+    spec = importlib.util.spec_from_file_location(
+        "_build_native_list", PACKAGE.parent / "native.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -42,7 +44,7 @@ def _native() -> ModuleType:
 
 _LIST = _native()
 GROUPS: dict[str, tuple[str, ...]] = _LIST.GROUPS
-"""Each group's modules: the one list, in ``jielong.engine.solve.native``."""
+"""Each group's modules: the one list, in ``jielong.engine.native``."""
 PREFIX: str = _LIST.PREFIX
 
 

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jielong.engine import families
 from jielong.engine.cards import Card
 from jielong.engine.catalogue import is_unsolvable
 from jielong.engine.rules.registry import rules_for
-from jielong.engine.solve import family, fcsolve, freecell, freecell_hint, hints
+from jielong.engine.solve import fcsolve, freecell, freecell_hint, hints
 from jielong.engine.solve import klondike_sample as sample
 from jielong.engine.solve.klondike_state import from_position
 from jielong.engine.solve.result import Hint
@@ -182,13 +183,13 @@ def test_no_hint_leads_to_a_position_seen_twice(variant: str) -> None:
 
 def test_a_klondike_hint_takes_a_second_at_most(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[float] = []
-    real = family.klondike.hint
+    real = families.klondike.hint
 
     def spy(*args: Any, max_seconds: float, **kwargs: Any) -> Hint:
         asked.append(max_seconds)
         return real(*args, max_seconds=0.05, **kwargs)
 
-    monkeypatch.setattr(family.klondike, "hint", spy)
+    monkeypatch.setattr(families.klondike, "hint", spy)
     pos = rules_for("klondike-3").deal(7)
     hints.compute_hint("klondike-3", pos, deadline_seconds=2.0)
     hints.compute_hint("klondike-3", pos, deadline_seconds=0.5)

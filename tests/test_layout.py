@@ -25,8 +25,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("jielong.engine", "jielong.engine.cards", "jielong.engine.shuffles", "jielong.engine.data"),
     # the rules of the game families, the variants and their registry
     ("jielong.engine.rules", "jielong.engine.notation", "jielong.engine.textboard"),
-    # the solvers and hints
-    ("jielong.engine.solve",),
+    # the solvers and hints, and the record of each game family beside them
+    ("jielong.engine.solve", "jielong.engine.families"),
     # the deal catalogue: deal ids, unsolvable lists, daily and winnable deals
     ("jielong.engine.catalogue",),
     # a game being played

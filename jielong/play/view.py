@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import weakref
 
+from jielong.engine.families import family_of_position
 from jielong.engine.rules.registry import Position
-from jielong.engine.solve.family import family_of_position
 from jielong.session import Frame, Session
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from jielong.engine.families import family_of, family_of_position
 from jielong.engine.rules.registry import Position, rules_for
 from jielong.engine.solve import fcsolve
-from jielong.engine.solve.family import family_of, family_of_position
 from jielong.engine.solve.result import SolveResult
 
 SolverName = Literal["own", "fcsolve"]

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jielong.engine.solve import native
+from jielong.engine import native
 from jielong.engine.solve.freecell_line import (
     foundation_slot,
     replay_check,

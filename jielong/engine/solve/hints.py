@@ -23,9 +23,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from jielong.engine.families import FAMILIES, KLONDIKE_SECONDS, HintAsk, family_of
 from jielong.engine.rules.core import Move, Rules
 from jielong.engine.rules.registry import Position, rules_for
-from jielong.engine.solve.family import FAMILIES, KLONDIKE_SECONDS, HintAsk, family_of
 from jielong.engine.solve.result import Hint
 
 __all__ = [

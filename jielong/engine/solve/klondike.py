@@ -140,7 +140,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from jielong.engine.solve import native
+from jielong.engine import native
 from jielong.engine.solve.klondike_hint import circle_key, heuristic_move, hint
 from jielong.engine.solve.klondike_sample import visible_state
 from jielong.engine.solve.klondike_search import find_win, solve

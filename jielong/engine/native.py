@@ -33,7 +33,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
 PREFIX = "_native_"
 """What a compiled copy's module name starts with."""
 
-HERE = Path(__file__).parent
+PACKAGE = "jielong.engine.solve"
+"""Where the solvers and their compiled copies are."""
+HERE = Path(__file__).parent / "solve"
 
 
 def source_sha256(group: str) -> str:
@@ -50,7 +52,7 @@ def compiled_modules(group: str) -> dict[str, ModuleType] | None:
     if os.environ.get("JIELONG_PURE_PYTHON"):
         return None
     try:
-        found = {p: importlib.import_module(f"{__package__}.{PREFIX}{p}") for p in GROUPS[group]}
+        found = {p: importlib.import_module(f"{PACKAGE}.{PREFIX}{p}") for p in GROUPS[group]}
     except ImportError:
         return None
     sha = source_sha256(group)
