@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, get_args
 
 from jielong.engine.catalogue import check_deal_number
 from jielong.engine.families import Family, family_of
@@ -29,8 +29,7 @@ from jielong.engine.rules.variants import Variant, get_variant
 
 if TYPE_CHECKING:
     # a default for the type checker only: the session runs on the standard
-    # library alone (the browser's worker too), whose TypeVar takes none
-    # before Python 3.13
+    # library alone (the browser's worker too), whose TypeVar has none before 3.13
     from typing_extensions import TypeVar as DefaultTypeVar
 
     P = DefaultTypeVar("P", default=Position)
@@ -107,15 +106,7 @@ def _pile(text: str) -> Pile:
 
 
 LastType = Literal["move", "autocomplete_step", "draw", "recycle", "undo", "restart", "autocollect"]
-LAST_TYPES: tuple[LastType, ...] = (
-    "move",
-    "autocomplete_step",
-    "draw",
-    "recycle",
-    "undo",
-    "restart",
-    "autocollect",
-)
+LAST_TYPES: tuple[LastType, ...] = get_args(LastType)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,22 +133,6 @@ class Last:
         if self.flipped is not None:
             out["flipped"] = self.flipped
         return out
-
-    @classmethod
-    def from_json(cls, data: object) -> Last:
-        if not isinstance(data, dict) or data.get("type") not in LAST_TYPES:
-            raise ValueError(f"not an action's record: {data!r}")
-        kind: LastType = data["type"]
-        if kind in ("undo", "autocollect"):
-            moves = tuple(Move.from_json(m) for m in data["moves"])
-            step = data.get("kind") if kind == "undo" else None
-            if step is not None and step not in STEP_KINDS:
-                raise ValueError(f"not an action's record: {data!r}")
-            return cls(kind, moves, kind=step)
-        if kind == "restart":
-            return cls(kind)
-        flipped = data.get("flipped")
-        return cls(kind, (Move.from_json(data),), flipped if isinstance(flipped, bool) else None)
 
 
 def now_ms() -> int:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from jielong.session import Frame, Last, Session
+from jielong.engine.rules.core import Move
+from jielong.session import LAST_TYPES, STEP_KINDS, Frame, Last, LastType, Session
 from jielong.store.tables import GameRow
 
 
@@ -56,6 +57,23 @@ def json_text(value: object) -> str:
         return json.dumps(value, separators=(",", ":"))
 
 
+def last_from_json(data: object) -> Last:
+    """A stored game's record of its last action (:meth:`Last.to_json`)."""
+    if not isinstance(data, dict) or data.get("type") not in LAST_TYPES:
+        raise ValueError(f"not an action's record: {data!r}")
+    kind: LastType = data["type"]
+    if kind in ("undo", "autocollect"):
+        moves = tuple(Move.from_json(m) for m in data["moves"])
+        step = data.get("kind") if kind == "undo" else None
+        if step is not None and step not in STEP_KINDS:
+            raise ValueError(f"not an action's record: {data!r}")
+        return Last(kind, moves, kind=step)
+    if kind == "restart":
+        return Last(kind)
+    flipped = data.get("flipped")
+    return Last(kind, (Move.from_json(data),), flipped if isinstance(flipped, bool) else None)
+
+
 def row_values(record: GameRecord) -> dict[str, object]:
     s = record.session
     return {
@@ -98,7 +116,7 @@ def record_from_row(row: GameRow, top: Frame) -> GameRecord:
         running_since=row["running_since"],
         won_ms=row["won_ms"],
         won_moves=row["won_moves"],
-        last=None if row["last"] is None else Last.from_json(orjson.loads(row["last"])),
+        last=None if row["last"] is None else last_from_json(orjson.loads(row["last"])),
         replayed=top,
     )
     return GameRecord(
