@@ -9,7 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from jielong.engine.catalogue import CATALOGUE_SIZE, deal_limit, is_unsolvable
 from jielong.engine.rules.variants import VARIANTS
-from jielong.web.errors import ApiError, parse_date, variant_or_error
+from jielong.web.errors import parse_date, variant_or_error
 from jielong.web.services.costly import daily_deal_for
 from jielong.web.state import app_state
 from jielong.web.views.answers import DailyAnswer, DealsAnswer, StatsAnswer, VariantsAnswer, answer
@@ -59,12 +59,11 @@ def deals(
     count: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> dict[str, object]:
     variant = variant_or_error(variant)
-    # every deal a game can be started with, as POST /api/games takes them;
-    # "total" is the catalogue's, whose unsolvable deals are known
-    limit = deal_limit(variant)
-    if start > limit:
-        raise ApiError(422, "bad_deal", {"max": f"{limit:,}"}, details={"min": 1, "max": limit})
-    end = min(start + count, limit + 1)
+    # every deal a game can be started with, as POST /api/games takes them
+    # (past the variant's last one, none: the document's bound is the
+    # largest variant's); "total" is the catalogue's, whose unsolvable deals
+    # are known
+    end = min(start + count, deal_limit(variant) + 1)
     return {
         "variant": variant,
         "deals": [
