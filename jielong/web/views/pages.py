@@ -2,18 +2,24 @@
 
 The pages are thin shells: the table is drawn by the ES modules under
 ``static/js`` from the game state the API sends. Every visible text comes
-from the UI catalogues in ``i18n/ui.<lang>.json``.
+from the UI catalogues in ``i18n/ui.<lang>.json``.  The markup is in Jinja2
+templates (``web/templates``), which escape every value they are given;
+the fragments made in Python (the home page's pictures and banner, the
+statistics) come as :class:`~markupsafe.Markup`, escaped where they are made.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from functools import cache
-from html import escape
 from pathlib import Path
 
+import jinja2
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from jielong.engine.catalogue import CATALOGUE_SIZE, today_utc
@@ -48,102 +54,72 @@ def fill(text: str, **values: object) -> str:
     return text
 
 
-def _script_json(data: object) -> str:
+def _script_json(data: object) -> Markup:
     # "<" escaped so that no text can close the script element
-    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    return Markup(json.dumps(data, ensure_ascii=False).replace("<", "\\u003c"))
 
 
-def _long_short(long: str, short: str) -> str:
-    """A label that phones show in its short form (the style sheet picks)."""
-    if long == short:
-        return escape(long)
-    return f'<span class="long">{escape(long)}</span><span class="short">{escape(short)}</span>'
+TEMPLATES = Path(__file__).parent.parent / "templates"
+_BREAK = re.compile(r"\n[ \t]*")
 
 
-def _lang_switch(lang: str) -> str:
-    items = []
-    for code in LANGUAGES:
-        own = catalogue(code)
-        # phones show the short name
-        name = _long_short(own["lang.name"], own["lang.short"])
-        current = ' aria-current="true"' if code == lang else ""
-        full = escape(own["lang.name"])
-        items.append(
-            f'<a href="?lang={code}" data-lang="{code}" lang="{code}" aria-label="{full}"'
-            f"{current}>{name}</a>"
-        )
-    label = escape(catalogue(lang)["nav.lang"])
-    return f'<nav class="langs" aria-label="{label}">{"".join(items)}</nav>'
+class _JoinedLines(jinja2.FileSystemLoader):
+    """The templates with their line breaks and indentation left out: written
+    readably, sent as compact as hand-joined markup (a space that must stay
+    is written ``{{ " " }}``)."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        return _BREAK.sub("", source), filename, uptodate
 
 
-def _settings(t: dict[str, str], langs: str) -> str:
-    """The display choices: a button and the small dialog it opens
-    (settings.js). On phones the header has no room for the language
-    switch (``langs``), and the dialog holds it."""
+_ENV = jinja2.Environment(
+    loader=_JoinedLines(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
+)
 
-    def choice(kind: str, name: str, value: str, text: str) -> str:
-        return f'<label><input type="{kind}" name="{name}"{value}> {escape(t[text])}</label>'
 
-    themes = "".join(
-        choice("radio", "theme", f' value="{v}"', "settings.theme." + v)
-        for v in ("system", "light", "dark")
-    )
-    title = escape(t["settings.title"])
-    return (
-        '<button type="button" id="settings-button" class="settings-button"'
-        ' aria-haspopup="dialog" aria-expanded="false" aria-controls="settings">'
-        f"{title}</button>"
-        f'<div id="settings" class="settings" role="dialog" aria-label="{title}" hidden>'
-        f"<form><fieldset><legend>{escape(t['settings.theme'])}</legend>{themes}</fieldset>"
-        f"{choice('checkbox', 'fourColour', '', 'settings.fourColour')}"
-        f"{choice('checkbox', 'large', '', 'settings.large')}"
-        f'<label><input type="checkbox" id="device-only" name="deviceOnly">'
-        f" {escape(t['settings.deviceOnly'])}</label>"
-        f'<div class="lang-choice"><p>{escape(t["nav.lang"])}</p>{langs}</div>'
-        f'<button type="button" data-close>{escape(t["action.close"])}</button></form></div>'
-    )
+def _render(name: str, **values: object) -> str:
+    return _ENV.get_template(name).render(**values)
 
 
 JS_DIR = Path(__file__).parent.parent / "static" / "js"
 
 
 @cache
-def _preloads(script: str) -> str:
+def _preloads(script: str) -> tuple[str, ...]:
     # the table's modules are fetched at once rather than import by import
     if script != "main.js":
-        return ""
+        return ()
     names = sorted(p.name for p in JS_DIR.glob("*.js") if p.name not in ("main.js", "home.js"))
-    return "".join(f'<link rel="modulepreload" href="/static/js/{n}">' for n in names)
+    return tuple(names)
 
 
 def _page(
-    lang: str, title: str, body: str, script: str, boot: dict[str, object], stats: str = "/stats"
+    name: str,
+    lang: str,
+    title: str,
+    script: str,
+    boot: dict[str, object],
+    stats: str = "/stats",
+    **values: object,
 ) -> str:
-    t = catalogue(lang)
-    langs = _lang_switch(lang)
-    return (
-        "<!doctype html>\n"
-        f'<html lang="{lang}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">'
-        '<meta name="color-scheme" content="light dark">'
-        f"<title>{escape(title)}</title>"
-        '<link rel="icon" href="/static/img/icon.svg" type="image/svg+xml">'
-        '<link rel="manifest" href="/manifest.webmanifest">'
-        '<link rel="apple-touch-icon" href="/static/img/apple-touch-icon.png">'
-        f'<meta name="theme-color" content="{THEME_COLOUR}">'
-        '<link rel="stylesheet" href="/static/css/site.css">'
-        f'<script type="module" src="/static/js/{script}"></script>'
-        '<script type="module" src="/static/js/pwa.js"></script>'
-        f"{_preloads(script)}"
-        "</head><body>"
-        '<header class="top">'
-        f'<a class="home" href="/">{_long_short(t["site.title"], t["site.short"])}</a>'
-        f'<div class="tools"><a class="stats-link" href="{stats}">'
-        f"{_long_short(t['nav.stats'], t['nav.stats.short'])}</a>"
-        f"{langs}{_settings(t, langs)}</div></header>"
-        f"{body}"
-        f'<script type="application/json" id="boot">{_script_json(boot)}</script>'
-        "</body></html>"
+    """The page of template ``name``: the shell every page shares (head,
+    header with the language switch and the display choices, boot data)
+    around its body."""
+    return _render(
+        name,
+        lang=lang,
+        t=catalogue(lang),
+        title=title,
+        script=script,
+        preloads=_preloads(script),
+        theme_colour=THEME_COLOUR,
+        languages=[(code, catalogue(code)) for code in LANGUAGES],
+        stats=stats,
+        boot_json=_script_json(boot),
+        **values,
     )
 
 
@@ -162,20 +138,17 @@ def _variant_boot(v: Variant) -> dict[str, object]:
 
 
 def _not_found(lang: str, variant: str) -> HTMLResponse:
-    t = catalogue(lang)
-    body = f'<main class="home"><h1>{escape(variant)}?</h1><ul class="games">'
-    for v in VARIANTS.values():
-        body += f'<li><a href="/play/{v.id}">{escape(t["variant." + v.id])}</a></li>'
-    body += "</ul></main>"
-    return HTMLResponse(_page(lang, t["site.title"], body, "home.js", {"lang": lang}), 404)
-
-
-def _resume_link(variant: str, t: dict[str, str]) -> str:
-    # shown by home.js when this browser keeps an unfinished game of the variant
-    return (
-        f'<a class="resume" data-resume="{variant}" href="/play/{variant}" hidden>'
-        f"{escape(t['home.resume'])}</a>"
+    title = catalogue(lang)["site.title"]
+    page = _page(
+        "not_found.html",
+        lang,
+        title,
+        "home.js",
+        {"lang": lang},
+        asked=variant,
+        variants=list(VARIANTS.values()),
     )
+    return HTMLResponse(page, 404)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -188,40 +161,31 @@ def home(request: Request) -> HTMLResponse:
     player: str = request.state.player
     streaks = store.stats(player)
     tiles = []
-    number_boxes = []
     for v in VARIANTS.values():
         deal = daily_deals(v.id, today)
-        state = daily_state(store.find_daily(player, v.id, today))
         streak = (streaks.get(v.id) or {}).get("streak") or 0
-        name = escape(t["variant." + v.id])
         tiles.append(
-            f'<li class="game" data-variant="{v.id}">'
-            f'<a class="picture" href="/play/{v.id}" aria-label="{name}">{mini_table(v.family)}</a>'
-            f'<h2><a href="/play/{v.id}">{name}</a></h2>'
-            f'<a class="button primary" href="/play/{v.id}">{escape(t["home.play"])}</a>'
-            f'<a class="daily {state}" href="/play/{v.id}?daily=1" data-state="{state}"'
-            f' title="{escape(fill(t["home.daily"], date=today.isoformat(), deal=deal))}">'
-            f"{escape(t['home.dailyShort'])}"
-            f' <span class="state">{escape(t["home.daily." + state])}</span></a>'
-            f'<p class="meta"><span class="streak" data-streak="{streak}">'
-            f"{escape(fill(t['home.streak'], n=streak))}</span>"
-            f' <a href="/rules/{v.id}">{escape(t["home.rules"])}</a> {_resume_link(v.id, t)}</p>'
-            "</li>"
+            {
+                "variant": v,
+                "picture": Markup(mini_table(v.family)),
+                "state": daily_state(store.find_daily(player, v.id, today)),
+                "daily_title": fill(t["home.daily"], date=today.isoformat(), deal=deal),
+                "streak": streak,
+                "streak_text": fill(t["home.streak"], n=streak),
+            }
         )
-        if v.numbered_deals:
-            number_boxes.append(
-                f'<form class="deal-form" action="/play/{v.id}" method="get" novalidate>'
-                f"<label>{name} · {escape(t['home.byNumber'])} "
-                '<input name="deal" type="text" inputmode="numeric" autocomplete="off" size="9">'
-                f'</label><button type="submit">{escape(t["home.go"])}</button></form>'
-            )
-    body = (
-        f'<main class="home">{MINI_DEFS}<h1 class="sr-only">{escape(t["site.title"])}</h1>'
-        f"{continue_banner(store.latest_unfinished(player), t)}"
-        f'<ul class="games">{"".join(tiles)}</ul>{"".join(number_boxes)}'
-        f'<p class="tagline">{escape(t["site.tagline"])}</p></main>'
+    banner = Markup(continue_banner(store.latest_unfinished(player), t))
+    page = _page(
+        "home.html",
+        lang,
+        t["site.title"],
+        "home.js",
+        {"lang": lang},
+        mini_defs=Markup(MINI_DEFS),
+        continue_banner=banner,
+        tiles=tiles,
     )
-    return HTMLResponse(_page(lang, t["site.title"], body, "home.js", {"lang": lang}))
+    return HTMLResponse(page)
 
 
 @router.get("/play/{variant}", response_class=HTMLResponse)
@@ -233,44 +197,8 @@ def play(request: Request, variant: str) -> HTMLResponse:
     t = catalogue(lang)
     texts = {k: val for k, val in t.items() if not k.startswith("rules.")}
     boot: dict[str, object] = {"lang": lang, "variant": _variant_boot(v), "t": texts}
-    name = escape(t["variant." + v.id])
-    deal_options = ""
-    if v.family == "klondike":
-        # outside the redrawn action bar, so the switch keeps its focus and state
-        deal_options = (
-            f'<label title="{escape(t["deal.winnableHelp"])}">'
-            '<input type="checkbox" id="winnable-only" role="switch"'
-            ' aria-describedby="winnable-help">'
-            f"<span>{escape(t['deal.winnableOnly'])}</span></label>"
-            f'<span class="sr-only" id="winnable-help">{escape(t["deal.winnableHelp"])}</span>'
-        )
-    # the live chance to win in the status line, computed in the background
-    deal_options = (
-        f'<div class="deal-options">{deal_options}<label title="{escape(t["odds.help"])}">'
-        f'<input type="checkbox" id="show-odds" role="switch">'
-        f"<span>{escape(t['odds.switch'])}</span></label></div>"
-    )
-    body = (
-        f'<main class="play {v.family}" data-variant="{v.id}">'
-        f'<h1 class="game-name">{name}</h1>'
-        # the clock ticks outside the live region: it is not announced every second
-        '<div class="status" id="status"><span class="time" id="clock" role="timer"></span>'
-        '<span class="status-live" id="status-live" role="status"></span></div>'
-        '<div class="hintbar" id="hintbar" aria-live="polite"></div>'
-        f'<div class="board" id="board" role="application" aria-label="{escape(t["board.label"])}"'
-        f' aria-describedby="keys-help"></div>'
-        f'<p class="sr-only" id="keys-help">{escape(t["board.keys"])}</p>'
-        '<p class="sr-only" id="announce" aria-live="polite"></p>'
-        # one slim row of the actions played most; the rest in a menu that
-        # phones open from the row (wide screens show it beside the row)
-        '<div class="bar-row"><div class="actions" id="actions"></div>'
-        f'<div class="more" id="more"><div class="more-actions" id="more-actions"></div>'
-        f"{deal_options}</div></div>"
-        '<div class="toast" id="toast" role="alert" aria-live="assertive"></div>'
-        '<div class="panel-host" id="panel"></div>'
-        "</main>"
-    )
-    page = _page(lang, t["variant." + v.id], body, "main.js", boot, stats=f"/stats#{v.id}")
+    title = t["variant." + v.id]
+    page = _page("play.html", lang, title, "main.js", boot, stats=f"/stats#{v.id}", v=v)
     return HTMLResponse(page)
 
 
@@ -299,20 +227,10 @@ def rules(request: Request, variant: str) -> HTMLResponse:
     if v is None:
         return _not_found(lang, variant)
     t = catalogue(lang)
-    name = t["variant." + v.id]
-    title = fill(t["rules.title"], name=name)
-    parts = [f'<main class="rules"><h1>{escape(title)}</h1>']
-    for section in _rules_sections(v, lang):
-        parts.append(f"<section><h2>{escape(section['h'])}</h2>")
-        parts.extend(f"<p>{escape(p)}</p>" for p in section["p"] if p.strip())
-        parts.append("</section>")
-    play_text = escape(t["rules.play"])
-    parts.append(
-        f'<p class="links"><a class="button primary" href="/play/{v.id}">{play_text}</a> '
-        f"{_resume_link(v.id, t)}</p>"
-    )
-    parts.append("</main>")
-    return HTMLResponse(_page(lang, title, "".join(parts), "home.js", {"lang": lang}))
+    title = fill(t["rules.title"], name=t["variant." + v.id])
+    sections = _rules_sections(v, lang)
+    page = _page("rules.html", lang, title, "home.js", {"lang": lang}, v=v, sections=sections)
+    return HTMLResponse(page)
 
 
 @router.get("/stats", response_class=HTMLResponse)
@@ -320,5 +238,7 @@ async def stats(request: Request) -> HTMLResponse:
     lang = choose_language(request)
     t = catalogue(lang)
     figures = await run_in_threadpool(player_stats, app_state(request).store, request.state.player)
-    body = stats_body(figures, t)
-    return HTMLResponse(_page(lang, t["stats.title"], body, "home.js", {"lang": lang}))
+    body = Markup(stats_body(figures, t))
+    return HTMLResponse(
+        _page("stats.html", lang, t["stats.title"], "home.js", {"lang": lang}, body=body)
+    )
