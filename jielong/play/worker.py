@@ -27,7 +27,7 @@ from jielong.engine.catalogue import (
     klondike_winnable,
     random_deal,
 )
-from jielong.engine.rules.registry import rules_for
+from jielong.engine.rules.registry import Position, rules_for
 from jielong.engine.solve.api import thoughtful
 from jielong.engine.solve.hints import compute_hint
 from jielong.engine.solve.result import Hint
@@ -36,8 +36,12 @@ from jielong.play.answers import analyse, hint_json
 from jielong.play.view import state_json
 from jielong.session import ActionError, Session, Step
 
-HINT_SECONDS = 0.8
-"""A hint's search on the device: the player waits for it."""
+HINT_SECONDS = {"klondike": 0.8, "freecell": 4.0}
+"""A hint's search on the device, by family.  A Klondike hint weighs sampled
+deals for all of it, so it is what the player waits; a FreeCell hint stops
+at the solver's first line (most go on with the last one's in a
+millisecond), and only a hard position takes longer: cut short, it would be
+a guess that can lose a won game."""
 ANALYSIS_SECONDS = 4.0
 """The solver's budget for a position's verdict, as on the server."""
 DEVICE_PREFIX = "device-"
@@ -63,7 +67,7 @@ class Game:
     version: int
     session: Session
     winnable: bool = False
-    last_hint: tuple[object, Hint] | None = field(default=None, repr=False)
+    last_hint: tuple[Position, Hint] | None = field(default=None, repr=False)
 
 
 def _known_winnable(session: Session) -> bool:
@@ -231,9 +235,9 @@ class Engine:
         hint = compute_hint(
             s.variant.id,
             s.position,
-            deadline_seconds=HINT_SECONDS,
+            deadline_seconds=HINT_SECONDS[s.variant.family],
             seen=tuple(s.positions),
-            previous=previous,  # type: ignore[arg-type]
+            previous=previous,
             known_lost=s.deal is not None and is_unsolvable(s.variant.id, s.deal),
         )
         game.last_hint = (s.position, hint)

@@ -93,6 +93,8 @@ def _preloads(script: str) -> tuple[str, ...]:
     if script != "main.js":
         return ()
     names = sorted(p.name for p in JS_DIR.glob("*.js") if p.name not in ("main.js", "home.js"))
+    # the page's side of the engine (its worker is started later, off the page)
+    names += ["engine/client.js", "engine/device.js"]
     return tuple(names)
 
 
