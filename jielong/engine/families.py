@@ -53,6 +53,10 @@ class Family(Generic[R, P]):
     """A game family's record."""
 
     name: Literal["klondike", "freecell"]
+    surveyed: bool
+    """Whether every catalogue deal's verdict is known from a survey (FreeCell:
+    the survey solved all but the deals listed as unsolvable); otherwise a
+    solver has to find each winnable deal (Klondike)."""
     position_json: Callable[[P], dict[str, object]]
     """The position as the page draws it (face-down cards counted only)."""
     board_text: Callable[[P, bool], str]
@@ -163,6 +167,7 @@ def _klondike_recycles(position: KlondikePosition) -> int:
 
 KLONDIKE: Family[Klondike, KlondikePosition] = Family(
     name="klondike",
+    surveyed=False,
     position_json=_klondike_json,
     board_text=draw_klondike,
     solve=_klondike_solve,
@@ -176,6 +181,7 @@ KLONDIKE: Family[Klondike, KlondikePosition] = Family(
 
 FREECELL: Family[FreeCell, FreeCellPosition] = Family(
     name="freecell",
+    surveyed=True,
     position_json=_freecell_json,
     board_text=draw_freecell,
     solve=_freecell_solve,

@@ -13,8 +13,9 @@ from jielong.engine.catalogue import (
     is_unsolvable,
     random_deal,
 )
+from jielong.engine.families import family_of
 from jielong.engine.rules.core import InvalidMoveError, Move, Pile, PositionParseError
-from jielong.engine.rules.variants import VARIANTS, get_variant
+from jielong.engine.rules.variants import VARIANTS
 from jielong.play.actions import perform
 from jielong.session import MAX_RUN_STEPS, ActionError, Session, now_ms
 from jielong.store import GameRecord, StaleVersion, Store
@@ -123,7 +124,7 @@ def position_error(e: PositionParseError) -> ApiError:
 
 
 def _winnable_deal(request: Request, variant: str) -> int:
-    if get_variant(variant).family == "freecell":
+    if family_of(variant).surveyed:
         return random_deal(variant)
     pool = app_state(request).winnable
     if pool.ready(variant):

@@ -29,7 +29,7 @@ def known_winnable(request: Request, session: Session) -> bool:
     deal = session.deal
     if deal is None:
         return False
-    if session.variant.family == "freecell":
+    if session.family.surveyed:
         return deal <= CATALOGUE_SIZE and not is_unsolvable(session.variant.id, deal)
     if session.daily is not None:
         return True
