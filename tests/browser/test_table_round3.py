@@ -245,6 +245,15 @@ def test_one_slim_action_row_and_a_menu(page: Any, server: Server, device: str) 
     shown = [b for b in row if b["shown"]]
     # one row, all of it
     assert len({b["top"] for b in shown}) == 1
+    # the icons are drawn, not read: each button's name is its label alone
+    for act, key in (("undo", "action.undo"), ("hint", "action.hint"), ("demo", "action.demo")):
+        named = page.get_by_role("button", name=t(key), exact=True)
+        assert named.first.get_attribute("data-act") == act
+    icon = page.evaluate(
+        """() => getComputedStyle(document.querySelector('#actions [data-act="undo"]'),
+        '::before').content"""
+    )
+    assert "↶" in icon
     restart = page.locator('#more button[data-act="restart"]')
     switch = page.locator("label:has(#winnable-only)")
     if device == "phone":
