@@ -669,3 +669,15 @@ def test_static_files_are_gzipped_and_revalidated(
         again = c.get("/static/big.js", headers={"if-none-match": r.headers["etag"]})
         assert again.status_code == 304
         assert "set-cookie" not in r.headers
+
+
+def test_the_device_takes_the_demos_mark_as_the_server_does() -> None:
+    from jielong.play.actions import parse_action
+    from jielong.session import ActionError
+
+    assert parse_action({"type": "draw", "demo": True})[0] == "draw"
+    marked = {"type": "move", "from": "tableau:0", "to": "cell:0", "demo": True}
+    kind, move, _ = parse_action(marked)
+    assert kind == "move" and move is not None
+    with pytest.raises(ActionError):
+        parse_action({"type": "draw", "demo": "yes"})

@@ -14,7 +14,8 @@ from jielong.engine.rules.core import InvalidMoveError, Move
 from jielong.session import MAX_RUN_STEPS, ActionError, Session
 
 ACTION_TYPES = ("move", "draw", "undo", "restart", "autocomplete_step", "autocollect")
-_MOVE_FIELDS = {"type", "from", "to", "count", "steps"}
+# ``demo``: the demo played it (the store then records the game as the demo's)
+_MOVE_FIELDS = {"type", "from", "to", "count", "steps", "demo"}
 
 
 def _refuse(detail: str) -> ActionError:
@@ -30,8 +31,10 @@ def parse_action(data: object) -> tuple[str, Move | None, list[Move] | None]:
     if kind not in ACTION_TYPES:
         raise _refuse("type")
     assert isinstance(kind, str)
+    if not isinstance(data.get("demo", False), bool):
+        raise _refuse("demo")
     if kind != "move":
-        extra = sorted(set(data) - {"type"})
+        extra = sorted(set(data) - {"type", "demo"})
         if extra:
             raise _refuse(extra[0])
         return kind, None, None
