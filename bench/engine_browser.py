@@ -212,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", default="1-20", help="deal range, e.g. 1-200")
     parser.add_argument("--variants", default="freecell,kongdang,klondike-3")
     parser.add_argument("--no-cpu", action="store_true", help="skip the server CPU figure")
+    parser.add_argument("--cpu-only", action="store_true", help="only the server CPU figure")
     args = parser.parse_args(argv)
     if not chromium_installed() or not runtime.installed():
         print("engine_browser: Chromium or the engine runtime is missing; nothing measured")
@@ -228,19 +229,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     results: dict[str, Any] = {"download_bytes": served + package}
     with tempfile.TemporaryDirectory() as tmp:
+        if args.cpu_only:
+            args.variants = ""
         settings = Settings(database=f"sqlite:///{tmp}/bench.sqlite3", hint_workers=1)
         with AppThread(settings) as app, sync_playwright() as p:
             browser = launch_chromium(p)
-            boot = boot_figures(browser, app.base)
+            boot = boot_figures(browser, app.base) if args.variants else None
             results["start"] = boot
-            print(
-                f"start: cold {boot['cold_ms']:.0f} ms (worker {boot['cold_worker_ms']} ms, "
-                f"of which the runtime {boot['cold_runtime_ms']} ms), "
-                f"warm {boot['warm_ms']:.0f} ms "
-                f"(worker {boot['warm_worker_ms']} ms, runtime {boot['warm_runtime_ms']} ms)"
-            )
+            if boot is not None:
+                print(
+                    f"start: cold {boot['cold_ms']:.0f} ms (worker {boot['cold_worker_ms']} ms, "
+                    f"of which the runtime {boot['cold_runtime_ms']} ms), "
+                    f"warm {boot['warm_ms']:.0f} ms "
+                    f"(worker {boot['warm_worker_ms']} ms, runtime {boot['warm_runtime_ms']} ms)"
+                )
             results["follow"] = []
-            for variant in args.variants.split(","):
+            for variant in filter(None, args.variants.split(",")):
                 r = follow(browser, app.base, variant, deals, limit)
                 results["follow"].append(r)
                 print(

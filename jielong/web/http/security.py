@@ -36,7 +36,8 @@ COOKIE_SECONDS = 5 * 365 * 86400
 CONTENT_SECURITY_POLICY = "; ".join(
     (
         "default-src 'self'",
-        "script-src 'self'",
+        # WebAssembly: the engine worker's Python runtime
+        "script-src 'self' 'wasm-unsafe-eval'",
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",

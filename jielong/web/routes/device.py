@@ -95,6 +95,8 @@ def _replayed(record: GameRecord, body: SyncRequest) -> GameRecord:
     session = record.session
     session.set_clock(False)
     for index, action in enumerate(body.actions):
+        # a game the demo played in is the demo's, not the player's win
+        record.demo = record.demo or action.get("demo") is True
         try:
             play_action(session, action)
         except ActionError as e:

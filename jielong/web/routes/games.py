@@ -408,4 +408,4 @@ async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str
     except HintCancelled:
         current = await run_in_threadpool(load_game, store, game_id)
         raise await run_in_threadpool(stale_refusal, current, request) from None
-    return {"version": body.version, **answer}
+    return {"version": body.version, **answer, "computed": "server"}

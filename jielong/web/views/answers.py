@@ -30,10 +30,15 @@ class MoveJson(_Answer):
     count: int = Field(ge=1)
 
 
+Computed = Literal["server", "device"]
+COMPUTED = "where it was computed: the server, or the engine on the player's device"
+
+
 class HintAnswer(_Answer):
     """A hint for the version asked about."""
 
     version: int
+    computed: Computed = Field(default="server", description=COMPUTED)
     kind: HintKind = Field(
         description="solver: a line to a win from here; likely: the move that won the most "
         "deals of the unseen cards (Klondike); heuristic: a plausible move; unsolvable and "
@@ -77,6 +82,7 @@ class AnalysisAnswer(_Answer):
     moves: list[MoveJson] = Field(description="the shortest line found")
     solver: str | None = Field(description="the solver that found it")
     solvers: list[SolverVerdict]
+    computed: Computed = Field(default="server", description=COMPUTED)
 
 
 class PositionAnswer(_Answer):

@@ -255,6 +255,18 @@ def action_body_schema(other_types: list[str], max_steps: int) -> dict[str, obje
     return {"title": "Action", "oneOf": [move, other]}
 
 
+def device_action_schema(other_types: list[str], max_steps: int) -> dict[str, object]:
+    """An action a device played offline, as a sync carries it: an action's
+    body without its version (the sync's own version is the one they follow)."""
+    body = action_body_schema(other_types, max_steps)
+    kinds = body["oneOf"]
+    assert isinstance(kinds, list)
+    for kind in kinds:
+        kind["properties"].pop("version")
+        kind["required"].remove("version")
+    return {"title": "DeviceAction", "oneOf": kinds}
+
+
 def _drop_default_422(document: dict[str, Any]) -> None:
     """FastAPI documents a 422 of its own shape on every operation with
     parameters; the API's 422s are the error shape, listed where they occur."""
@@ -275,6 +287,10 @@ def _document_bodies(doc: dict[str, Any], today: dt.date) -> None:
     schemas["GameCreate"] = create_body_schema(first, last)
     others = [t for t in get_args(ACTION_TYPES) if t != "move"]
     schemas["Action"] = action_body_schema(others, MAX_RUN_STEPS)
+    if "SyncRequest" in schemas:
+        schemas["SyncRequest"]["properties"]["actions"]["items"] = device_action_schema(
+            others, MAX_RUN_STEPS
+        )
     schemas.pop("MoveStep", None)
     for operations in doc["paths"].values():
         for operation in operations.values():

@@ -39,12 +39,21 @@ export async function kept(id) {
   }
 }
 
+// Games kept with nothing left to send: the latest few, for a reload offline.
+const KEEP_SETTLED = 20;
+
 async function keep(entry) {
   try {
-    await tx("readwrite", (s) => s.put(entry));
+    await tx("readwrite", (s) => s.put({ ...entry, at: Date.now() }));
   } catch {
     // storage full or refused: the game goes on in memory
   }
+}
+
+async function prune() {
+  const settled = (await allKept()).filter((e) => !e.pending.length && !isDeviceGame(e.id));
+  settled.sort((a, b) => (b.at || 0) - (a.at || 0));
+  for (const old of settled.slice(KEEP_SETTLED)) await drop(old.id);
 }
 
 async function drop(id) {
@@ -99,7 +108,10 @@ export async function hold(state) {
   const res = await ask("open", record).catch(() => null);
   if (res?.status !== 200) return false;
   held.set(state.id, state.version);
-  if (!entry || entry.record.version !== state.version) await keep({ id: state.id, record, base: state.version, pending: [] });
+  if (!entry || entry.record.version !== state.version) {
+    await keep({ id: state.id, record, base: state.version, pending: [] });
+    await prune();
+  }
   return true;
 }
 
