@@ -25,9 +25,9 @@ from jielong.web.views.schema import GameId, Version, error_responses, game_resp
 
 router = APIRouter(prefix="/api", tags=["games"])
 
-MAX_SYNC_ACTIONS = 5_000
-"""Actions one sync may carry: hours of play, far below what a request body
-may hold."""
+MAX_SYNC_ACTIONS = 500
+"""Actions one sync may carry; the device sends a longer offline game in
+parts (SYNC_PART in engine/device.js), each on the version the last gave."""
 MAX_OFFLINE_MS = 7 * 86_400_000
 """The most a sync may add to a game's clock: a week of play."""
 

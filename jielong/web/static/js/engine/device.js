@@ -10,6 +10,7 @@ import { ask, engineReady } from "./client.js";
 const DB = "jielong";
 const STORE = "games";
 const ALIAS = "jielong.alias.";
+const SYNC_PART = 200; // actions per sync request
 const held = new Map(); // game id -> the version the worker holds
 
 function openDb() {
@@ -187,14 +188,28 @@ export async function syncOne(entry) {
     if (!entry.pending.length) return await settle(entry, made.body);
   }
   if (!entry.pending.length) return { state: null };
-  const res = await call("POST", `/api/games/${encodeURIComponent(id)}/sync`, {
-    version: base,
-    actions: entry.pending,
-    elapsed_ms: entry.record.elapsed_ms,
-  }).catch(() => null);
-  if (!res) return null;
-  if (res.status === 200) return await settle(entry, res.body);
-  return await forget(entry, res);
+  // in parts, well within the server's limits on a sync and on a body
+  let res = null;
+  for (let at = 0; at < entry.pending.length; at += SYNC_PART) {
+    res = await call("POST", `/api/games/${encodeURIComponent(id)}/sync`, {
+      version: base,
+      actions: entry.pending.slice(at, at + SYNC_PART),
+      elapsed_ms: entry.record.elapsed_ms,
+    }).catch(() => null);
+    if (!res) {
+      if (at === 0) return null;
+      // away again midway: what the server took stands, the rest waits
+      await keep({ ...entry, id, base, pending: entry.pending.slice(at), record: { ...entry.record, id, version: base } });
+      if (id !== entry.id) await drop(entry.id);
+      return null;
+    }
+    if (res.status !== 200) {
+      if (id !== entry.id) await drop(entry.id);
+      return { ...(await forget({ ...entry, id }, res)), from: entry.id };
+    }
+    base = res.body.version;
+  }
+  return await settle(entry, res.body);
 }
 
 // The server has the game: the worker and the device keep its version.
