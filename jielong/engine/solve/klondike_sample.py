@@ -4,8 +4,9 @@ The cards the player cannot know (face-down tableau cards, and the stock
 until it has all been turned once) are dealt at random, consistently with
 everything visible, many times.  Each such deal is solved with every card
 known (the relaxation's proof of loss, then the narrow win-seeking search
-and the exhaustive one taking turns on a small node budget).  A legal move scores the deals it wins: one that
-the solver's line starts with wins its deal; a deal lost by proof is lost by
+and the exhaustive one taking turns on a small node budget).  A legal move
+scores the deals it wins: one that the solver's line starts with wins its
+deal; a deal lost by proof is lost by
 every move; a move that can be taken back at once (:func:`reversible`)
 counts only the deals whose lines start with it, unless it is the plan
 (below), as it learns nothing and only puts the choice off; for the other
