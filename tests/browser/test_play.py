@@ -292,3 +292,24 @@ def test_the_third_button_ignores_a_press_as_it_changes_meaning(
     third.click()
     page.locator(".panel.win").wait_for()
     assert server.game(gid)["flags"]["won"]
+
+
+def test_restart_asks_first_when_the_game_has_moves(page: Any, server: Server, device: str) -> None:
+    gid = open_game(page, "/play/klondike-1?deal=4")
+    start = server.game(gid)
+    tap(page, device, '[data-pile="stock"]')
+    wait_board(page, start["version"] + 1, gid)
+    page.evaluate("() => document.querySelector('button[data-act=\"restart\"]').click()")
+    dialog = page.locator('[role="dialog"][aria-modal="true"]')
+    dialog.wait_for()
+    assert dialog.locator("h2").inner_text() == t("confirm.restartTitle")
+    assert t("confirm.restartBody", n=1) == dialog.locator("p").first.inner_text()
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    assert server.game(gid)["counters"]["moves"] == 1
+    page.evaluate("() => document.querySelector('button[data-act=\"restart\"]').click()")
+    dialog.wait_for()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    wait_board(page, start["version"] + 2, gid)
+    assert server.game(gid)["counters"]["moves"] == 0

@@ -2,6 +2,7 @@
 // drop, the run overlay, the action bar's commands), turned into the actions
 // game.js sends. No rules here: what may be played comes from the answer's
 // `moves` (state.js reads them).
+import { ask } from "./confirm.js";
 import { cardName, t, variant } from "./i18n.js";
 import { RunOverlay, faceUpBox } from "./overlay.js";
 import { $, board, panelShown, schedule, toast } from "./paint.js";
@@ -188,6 +189,22 @@ export function overlayAct(name) {
   schedule();
 }
 
+// Restart over a game with moves asks first, as a new deal does (undo would
+// bring the moves back, but nothing says so).
+async function restart() {
+  const g = table.confirmed;
+  if (g && !g.flags.won && g.counters.moves > 0) {
+    const yes = await ask({
+      title: t("confirm.restartTitle"),
+      body: t("confirm.restartBody", { n: g.counters.moves }),
+      yes: t("confirm.restartYes"),
+      no: t("confirm.keep"),
+    });
+    if (!yes) return false;
+  }
+  return act({ type: "restart" });
+}
+
 // -- buttons ----------------------------------------------------------------
 
 export async function command(name) {
@@ -203,7 +220,7 @@ export async function command(name) {
     case "again":
       return replaceGame({});
     case "restart":
-      return act({ type: "restart" });
+      return restart();
     case "autocomplete":
     case "stop":
       return autocomplete();
