@@ -137,6 +137,7 @@ def test_over_https_a_plain_cookie_is_replaced_by_a_host_cookie() -> None:
 
 def test_requests_in_progress_are_capped_per_address() -> None:
     import asyncio
+    import concurrent.futures
 
     from jielong.web.http.limits import AddressRequests, refuse_busy_address
 
@@ -151,6 +152,9 @@ def test_requests_in_progress_are_capped_per_address() -> None:
         sent.append(message)
 
     scope = {"type": "http", "headers": [], "query_string": b""}
-    asyncio.run(refuse_busy_address(scope, send))  # type: ignore[arg-type]
+    # in a thread of its own: a browser test's Playwright may hold this
+    # thread's event loop for the rest of the session
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, refuse_busy_address(scope, send)).result()  # type: ignore[arg-type]
     assert sent[0]["status"] == 429 and (b"retry-after", b"1") in sent[0]["headers"]  # type: ignore[operator]
     assert json.loads(sent[1]["body"])["error"]["code"] == "rate_limited"  # type: ignore[arg-type]
