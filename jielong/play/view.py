@@ -87,3 +87,25 @@ def state_json(session: Session, now: int | None = None) -> dict[str, object]:
         },
         "last": None if session.last is None else session.last.to_json(),
     }
+
+
+def session_record(
+    game_id: str, version: int, session: Session, winnable: bool
+) -> dict[str, object]:
+    """A game as the device's engine holds it and keeps it (IndexedDB): the
+    deal or start, the undo stack (oldest step first), the clock and the
+    first win; what the server's record route gives and the worker keeps."""
+    s = session
+    return {
+        "id": game_id,
+        "version": version,
+        "variant": s.variant.id,
+        "deal": s.deal,
+        "start_text": s.start_text,
+        "daily": None if s.daily is None else s.daily.isoformat(),
+        "steps": [step.to_json() for step in s.steps],
+        "elapsed_ms": s.elapsed(),
+        "won_ms": s.won_ms,
+        "won_moves": s.won_moves,
+        "winnable": winnable,
+    }

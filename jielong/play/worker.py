@@ -33,7 +33,7 @@ from jielong.engine.solve.hints import compute_hint
 from jielong.engine.solve.result import Hint
 from jielong.play.actions import play_action
 from jielong.play.answers import analyse, hint_json
-from jielong.play.view import state_json
+from jielong.play.view import session_record, state_json
 from jielong.session import ActionError, Session, Step
 
 HINT_SECONDS = {"klondike": 0.8, "freecell": 4.0}
@@ -92,22 +92,8 @@ def game_state(game: Game) -> dict[str, object]:
 
 
 def record(game: Game) -> dict[str, object]:
-    """What the page keeps of a game on the device (IndexedDB) to open it
-    again: the deal, the undo stack and the counters."""
-    s = game.session
-    return {
-        "id": game.id,
-        "version": game.version,
-        "variant": s.variant.id,
-        "deal": s.deal,
-        "start_text": s.start_text,
-        "daily": None if s.daily is None else s.daily.isoformat(),
-        "steps": [step.to_json() for step in s.steps],
-        "elapsed_ms": s.elapsed(),
-        "won_ms": s.won_ms,
-        "won_moves": s.won_moves,
-        "winnable": game.winnable,
-    }
+    """What the page keeps of a game on the device (IndexedDB) to open it again."""
+    return session_record(game.id, game.version, game.session, game.winnable)
 
 
 def _date(text: object) -> dt.date:

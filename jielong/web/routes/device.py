@@ -16,11 +16,18 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from jielong.play.actions import play_action
+from jielong.play.view import session_record
 from jielong.session import ActionError, now_ms
 from jielong.store import GameRecord, StaleVersion
 from jielong.web.errors import ApiError
 from jielong.web.http.responses import JSONResponse
-from jielong.web.views.gamestate import game_state, load_game, stale_refusal, store_of
+from jielong.web.views.gamestate import (
+    game_state,
+    known_winnable,
+    load_game,
+    stale_refusal,
+    store_of,
+)
 from jielong.web.views.schema import GameId, Version, error_responses, game_responses
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -62,20 +69,8 @@ class SyncRequest(BaseModel):
 
 
 def record_json(record: GameRecord, request: Request) -> dict[str, object]:
-    s = record.session
-    return {
-        "id": record.id,
-        "version": record.version,
-        "variant": s.variant.id,
-        "deal": s.deal,
-        "start_text": s.start_text,
-        "daily": None if s.daily is None else s.daily.isoformat(),
-        "steps": [step.to_json() for step in s.steps],
-        "elapsed_ms": s.elapsed(),
-        "won_ms": s.won_ms,
-        "won_moves": s.won_moves,
-        "winnable": bool(game_state(record, request)["winnable"]),
-    }
+    winnable = known_winnable(request, record.session)
+    return session_record(record.id, record.version, record.session, winnable)
 
 
 @router.get(
