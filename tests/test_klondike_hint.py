@@ -683,3 +683,28 @@ def test_the_hint_counts_cpu_time_by_default() -> None:
 
     for fn in (klondike_hint.hint, hints.compute_hint):
         assert inspect.signature(fn).parameters["clock"].default is time.process_time
+
+
+def test_a_sampled_hint_names_the_next_best_moves() -> None:
+    """A second press of the hint shows another move: the ones the sampling
+    weighed after the best, best first, each legal here, none of them the
+    hint's own, with the deals it won no more than those it was solved on."""
+    r = rules(3)
+    pos = r.deal(3)
+    seen = 0
+    for _ in range(14):
+        h = K.hint(r, pos, max_seconds=60, clock=time.process_time)
+        if h.move is None:
+            break
+        if h.kind == "likely" and h.source != "first_pass":
+            legal = set(r.legal_moves(pos))
+            moves = [m for m, _won, _of in h.others]
+            assert len(moves) == len(set(moves)) <= 3
+            assert h.move not in moves and set(moves) <= legal
+            for _m, won, of in h.others:
+                assert 0 < won <= of <= h.samples
+            seen += len(moves)
+            if seen >= 3:
+                break
+        pos = r.play(pos, h.move)
+    assert seen > 0

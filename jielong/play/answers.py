@@ -38,6 +38,8 @@ def hint_json(hint: Hint) -> dict[str, object]:
         "win_chance": hint.win_chance,
         "samples": hint.samples,
         "decided": hint.decided,
+        # the next best moves of a sampled hint, for a second press
+        "others": [{"move": m.to_json(), "won": won, "of": of} for m, won, of in hint.others],
     }
 
 

@@ -343,3 +343,93 @@ def test_offline_the_bar_is_slim_and_the_statistics_open(
     finally:
         context.set_offline(False)
         context.close()
+
+
+def no_worker_page(browser: Any, server: Server, device: str) -> tuple[Any, Any]:
+    """A page whose hints come from the server (no engine on the device)."""
+    from conftest import DESKTOP, PHONE
+
+    context = browser.new_context(
+        base_url=server.base, locale="zh-TW", **(PHONE if device == "phone" else DESKTOP)
+    )
+    context.add_init_script("Object.defineProperty(window, 'Worker', { value: undefined })")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return context, page
+
+
+def test_the_hint_pressed_again_shows_the_next_move_or_the_line_further(
+    browser: Any, server: Server, device: str
+) -> None:
+    context, page = no_worker_page(browser, server, device)
+    try:
+        # FreeCell: a solver's line; each press again names one more move of it
+        open_game(page, "/play/freecell?deal=617")
+        press = page.locator('#actions button[data-act="hint"]')
+        press.click()
+        said = page.locator("#hintbar .bar.info > span").first
+        said.wait_for()
+        first = said.inner_text()
+        origin = page.locator("[data-pile].hint-from").get_attribute("data-pile")
+        then = t("hint.then", moves="")
+        assert then not in first
+        press.click()
+        page.wait_for_function(
+            "(n) => (document.querySelector('#hintbar .then')?.textContent || '').length > n",
+            arg=len(then),
+        )
+        one = page.locator("#hintbar .then").inner_text()
+        press.click()
+        page.wait_for_function(
+            "(a) => (document.querySelector('#hintbar .then')?.textContent || '') !== a", arg=one
+        )
+        two = page.locator("#hintbar .then").inner_text()
+        assert two.startswith(one) and t("hint.thenJoin") in two
+        # the arrow stays on the move to play now
+        assert page.locator("[data-pile].hint-from").get_attribute("data-pile") == origin
+        screenshot(page, f"hint-again-line-{device}")
+
+        # Klondike: a sampled hint's next best moves in turn, then its best again
+        status, state = server.api(
+            "POST", "/api/games", {"variant": "klondike-1", "position": ACE_OR_TWO}
+        )
+        assert status == 201
+        gid = open_game(page, f"/play/klondike-1?game={state['id']}")
+        best = {"from": "tableau:0", "to": "foundation:0", "count": 1}
+        other = {"from": "tableau:0", "to": "tableau:1", "count": 1}
+        draw = {"from": "stock", "to": "waste", "count": 1}
+        answer = {
+            "version": state["version"],
+            "kind": "likely",
+            "move": best,
+            "line": [best],
+            "steps": [],
+            "source": "own",
+            "win_chance": 0.6,
+            "samples": 20,
+            "decided": 20,
+            "others": [{"move": other, "won": 9, "of": 20}, {"move": draw, "won": 4, "of": 18}],
+        }
+        page.route("**/api/games/*/hint", lambda route: route.fulfill(json=answer, status=200))
+        press.click()
+        page.locator("[data-pile='foundation:0'].hint-dst").wait_for()
+        press.click()
+        said.wait_for()
+        page.locator("[data-pile='tableau:1'].hint-dst").wait_for()
+        text = page.locator("#hintbar .bar.info").inner_text()
+        assert t("hint.other", k=2, n=3, move="").split("：")[0] in text
+        assert t("hint.otherWon", won=9, of=20) in text
+        screenshot(page, f"hint-again-other-{device}")
+        press.click()
+        page.wait_for_function(
+            "(w) => document.querySelector('#hintbar .bar.info').textContent.includes(w)",
+            arg=t("hint.otherWon", won=4, of=18),
+        )
+        assert t("analysis.turnStock") in page.locator("#hintbar .bar.info").inner_text()
+        press.click()
+        page.locator("[data-pile='foundation:0'].hint-dst").wait_for()
+        assert t("hint.otherWon", won=4, of=18) not in page.locator("#hintbar").inner_text()
+        # nothing was played, and only one hint was asked of the server
+        assert server.game(gid)["version"] == state["version"]
+    finally:
+        context.close()

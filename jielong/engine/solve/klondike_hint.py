@@ -18,13 +18,14 @@ from jielong.engine.rules.core import Move, foundation_heights
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve.klondike_relax import hopeless
 from jielong.engine.solve.klondike_sample import (
-    best_move,
     carry_after,
     deal_unknown,
     priority,
+    ranked,
     unknown_cards,
     visible_state,
     weigh,
+    weighed,
 )
 from jielong.engine.solve.klondike_search import Budget, solve, take_turns
 from jielong.engine.solve.klondike_state import (
@@ -44,6 +45,8 @@ SOLVE_SHARE = 0.7
 """Part of the time the full solver gets when every card is known."""
 SAMPLE_SHARE = 0.85
 """Part of the time the sampling may take at most."""
+OTHERS = 3
+"""Alternatives a sampled hint names beside its move, at most."""
 
 
 def circle_key(position: KlondikePosition) -> KlondikePosition:
@@ -271,10 +274,12 @@ def hint(
         samples = len(weighing.roots)
         decided = weighing.decided()
         chance = weighing.won_share() if samples else None
-        best = best_move(weighing)
-        if best is not None:
+        order = ranked(weighing)
+        if order:
+            best = order[0]
             move = candidates[best]
             carry = carry_after(weighing, best, rules.draw)
+            others = tuple((candidates[i], *weighed(weighing, i)) for i in order[1:OTHERS + 1])
             return Hint(
                 "likely",
                 move,
@@ -283,6 +288,7 @@ def hint(
                 win_chance=chance,
                 samples=samples,
                 decided=decided,
+                others=others,
                 carry=carry,
             )
     verdict, line = _progress_search(

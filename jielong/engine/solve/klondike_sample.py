@@ -575,9 +575,21 @@ def best_move(w: Weighing) -> int | None:
     with: with every card known, most moves that lose nothing win as many
     deals, and keeping to one deal's line, which the next hint carries on,
     plays towards a win instead of wandering between lines."""
-    if max(w.wins, default=0) == 0:
-        return None
-    return max(range(len(w.wins)), key=lambda i: _rank(w, i, w.wins[i]))
+    order = ranked(w)
+    return order[0] if order else None
+
+
+def ranked(w: Weighing) -> list[int]:
+    """The candidates that won a deal at least, best first (as
+    :func:`best_move` picks): the hint's move, then its alternatives."""
+    won = [i for i in range(len(w.wins)) if w.wins[i] > 0]
+    return sorted(won, key=lambda i: _rank(w, i, w.wins[i]), reverse=True)
+
+
+def weighed(w: Weighing, i: int) -> tuple[int, int]:
+    """Deals won after candidate ``i``, and deals solved after it (the
+    branch and bound leaves a move that cannot lead unsolved on the rest)."""
+    return w.wins[i], len(w.roots) - len(w.todo[i])
 
 
 def _rank(w: Weighing, i: int, wins: int) -> tuple[int, int, int, int, int]:

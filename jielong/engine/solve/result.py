@@ -71,6 +71,11 @@ class Hint:
     next hint to go on with when the player plays it; never sent to the
     page.
 
+    ``others``: for a ``likely`` hint, the other moves that won a sampled
+    deal, best first, each with the deals won after it and the deals
+    solved after it (a move that could no longer lead is not solved on
+    every deal).
+
     ``steps``, when not empty, are the single-card moves through free cells
     and empty columns that carry ``move``, a run of several cards (FreeCell);
     ``line`` then goes on after them.  Such a run may be longer than the hand
@@ -86,4 +91,5 @@ class Hint:
     win_chance: float | None = None
     samples: int = 0
     decided: int = 0
+    others: tuple[tuple[Move, int, int], ...] = field(default=())
     carry: tuple[CarriedDeal, ...] = field(default=(), compare=False, repr=False)

@@ -34,6 +34,14 @@ Computed = Literal["server", "device"]
 COMPUTED = "where it was computed: the server, or the engine on the player's device"
 
 
+class OtherMove(_Answer):
+    """Another move a sampled hint weighed, and how it did."""
+
+    move: MoveJson
+    won: int = Field(ge=0, description="sampled deals won after the move")
+    of: int = Field(ge=0, description="sampled deals solved after the move")
+
+
 class HintAnswer(_Answer):
     """A hint for the version asked about."""
 
@@ -61,6 +69,11 @@ class HintAnswer(_Answer):
         ge=0,
         description="of the deals sampled, those won or proven lost within their budget "
         "(the others count as lost for every move)",
+    )
+    others: list[OtherMove] = Field(
+        default_factory=list,
+        description="likely: the next best moves the sampling weighed, best first, for a "
+        "second press of the hint",
     )
 
 

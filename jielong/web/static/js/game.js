@@ -463,10 +463,19 @@ async function hintNow() {
   const game = table.confirmed;
   if (!game || game.flags.won) return;
   const shown = view.hint;
-  if (variant.hintPlaysOnSecondClick && shown?.move && shown.version === game.version) {
-    view.hint = null;
-    // a run longer than the hand may move comes with the single-card steps that carry it
-    return sendMove(shown.steps?.length ? { ...shown.move, steps: shown.steps } : shown.move);
+  if (shown?.move && shown.version === game.version) {
+    if (variant.hintPlaysOnSecondClick) {
+      view.hint = null;
+      // a run longer than the hand may move comes with the single-card steps that carry it
+      return sendMove(shown.steps?.length ? { ...shown.move, steps: shown.steps } : shown.move);
+    }
+    // the same position again: another move weighed, or the line further on
+    const next = S.nextHint(shown);
+    if (next) {
+      view.hint = next;
+      if (next.move !== shown.move) ghost(board, next.move);
+      return schedule();
+    }
   }
   cancelHint();
   const ctl = new AbortController();

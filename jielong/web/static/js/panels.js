@@ -2,7 +2,7 @@
 // game and view state; buttons carry data-act and the controller handles them.
 import { formatTime, pileName, t, variant } from "./i18n.js";
 import { shortCard } from "./overlay.js";
-import { faceUp, stockRun } from "./state.js";
+import { faceUp, lineCards, stockRun } from "./state.js";
 import { oddsFor, oddsOn } from "./odds.js";
 
 // A text in its touch-screen words ("tap" for "click") where the screen is
@@ -101,6 +101,8 @@ function exits(list, game = null) {
 // How sure the hint is, and the chance to win from here: exact only with a
 // solver's line through known cards, else estimated from deals of the unseen cards.
 function oddsHTML(h) {
+  // another move a sampled hint weighed: how it did on the deals
+  if (h.alt) return ` <span class="odds">${t("hint.otherWon", { won: h.won, of: h.of })}</span>`;
   const parts = [];
   // the stock turned through before anything else: a reason of its own
   if (h.source === "first_pass") parts.push(t("hint.kind.firstPass"));
@@ -109,6 +111,30 @@ function oddsHTML(h) {
     parts.push(t("hint.chance", { p: Math.round(h.win_chance * 100), n: h.samples }));
   }
   return parts.length ? ` <span class="odds">${parts.join(" · ")}</span>` : "";
+}
+
+// The moves of the hint's line after its first, as many as pressing the hint
+// again has asked for, each named by its card where the page knows it.
+function aheadHTML(game, h) {
+  if (!h.ahead) return "";
+  const moves = h.line.slice(0, h.ahead + 1);
+  const cards = lineCards(game.position, moves);
+  const names = moves.slice(1).map((m, i) => moveName(m, cards[i + 1]));
+  return ` <span class="then">${t("hint.then", { moves: names.join(t("hint.thenJoin")) })}</span>`;
+}
+
+function moveName(m, card) {
+  if (m.from === "stock") return t("analysis.turnStock");
+  if (m.to === "stock") return t("analysis.turnWaste");
+  const piles = t("analysis.move", { from: pileName(m.from), to: pileName(m.to) });
+  return card ? t("analysis.moveCard", { card: shortCard(card), move: piles }) : piles;
+}
+
+// Another move a sampled hint weighed, shown on a second press of the hint.
+function otherHTML(game, h) {
+  const card = lineCards(game.position, [h.move])[0];
+  const text = t("hint.other", { move: moveName(h.move, card), k: h.alt + 1, n: h.best.others.length + 1 });
+  return `<div class="bar info"><span>${text}</span>${oddsHTML(h)}</div>`;
 }
 
 export function hintbarHTML(game, view) {
@@ -128,6 +154,7 @@ export function hintbarHTML(game, view) {
   if (h.kind === "no_progress") return `<div class="bar warn"><span>${t("hint.noProgress")}</span>${exits(list, game)}</div>`;
   if (h.kind === "unsolvable") return `<div class="bar warn"><span>${t("hint.unsolvable")}</span>${exits(list, game)}</div>`;
   if (h.kind === "exhausted") return `<div class="bar warn"><span>${t("hint.exhausted")}</span>${exits(list, game)}</div>`;
+  if (h.alt) return otherHTML(game, h);
   const draws = stockRun(h);
   if (h.move && draws > 1) {
     // a run of clicks on the stock is one hint: where it leads, and how many
@@ -149,9 +176,10 @@ export function hintbarHTML(game, view) {
     const first = up.length >= n ? shortCard(up[up.length - n]) : "";
     // a run says how many cards it carries: it may be more than the hand moves
     const what = first && n > 1 ? t("overlay.run", { card: first, n }) : first;
-    const text = t("hint.move", { from: pileName(h.move.from) + (what ? ` ${what}` : ""), to: pileName(h.move.to) });
+    const names = { from: pileName(h.move.from) + (what ? ` ${what}` : ""), to: pileName(h.move.to) };
+    const text = t("hint.move", names);
     const again = variant.hintPlaysOnSecondClick ? ` <span class="again">${t("hint.again")}</span>` : "";
-    return `<div class="bar info"><span>${text}${again}</span>${oddsHTML(h)}</div>`;
+    return `<div class="bar info"><span>${text}${again}${aheadHTML(game, h)}</span>${oddsHTML(h)}</div>`;
   }
   return "";
 }

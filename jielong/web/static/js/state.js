@@ -78,6 +78,25 @@ export function followHint(hint, state) {
   return { ...hint, move: line[0], line, version: state.version };
 }
 
+// Hint pressed again on the position it was given for: the next move a
+// sampled hint weighed (then its best one again), or else one more move of
+// the line shown after the first, up to AHEAD. Null when there is nothing more.
+export const AHEAD = 3;
+export function nextHint(hint) {
+  const best = hint.best || hint;
+  const others = best.others || [];
+  if (others.length) {
+    const k = ((hint.alt || 0) + 1) % (others.length + 1);
+    if (k === 0) return best;
+    const o = others[k - 1];
+    return { ...best, move: o.move, line: [o.move], steps: [], alt: k, won: o.won, of: o.of, best };
+  }
+  const line = hint.line || [];
+  const ahead = (hint.ahead || 0) + 1;
+  if (stockRun(hint) > 1 || ahead >= line.length || ahead > AHEAD) return null;
+  return { ...hint, ahead };
+}
+
 // The longest run a hand may move right now (FreeCell), for the overlay text.
 export function handLimit(game) {
   return game.limits ? Math.max(game.limits.to_card, game.limits.to_empty) : null;
