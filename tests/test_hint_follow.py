@@ -15,7 +15,7 @@ from jielong.engine.cards import Card
 from jielong.engine.catalogue import is_unsolvable
 from jielong.engine.rules.registry import rules_for
 from jielong.engine.solve import fcsolve, freecell, freecell_hint, hints
-from jielong.engine.solve import klondike_sample as sample
+from jielong.engine.solve import klondike_unseen as unseen
 from jielong.engine.solve.klondike_state import from_position
 from jielong.engine.solve.result import Hint
 from jielong.session import Session
@@ -117,21 +117,21 @@ def test_klondike_hint_followers_never_circle(variant: str, deal: int) -> None:
 def test_sampled_deals_agree_with_what_the_player_sees() -> None:
     rules = rules_for("klondike-3")
     pos = rules.deal(5)
-    vis, stock_known = sample.visible_state(pos)
+    vis, stock_known = unseen.visible_state(pos)
     assert not stock_known
-    cards = sample.unknown_cards(vis)
+    cards = unseen.unknown_cards(vis)
     assert len(cards) == 21 + 24
     # the true cards in their places give back the true deal
     true = from_position(pos)
     order = [c for pile, h in zip(true[0], true[1], strict=True) for c in pile[:h]]
     order += list(true[3][true[4] :])
     assert sorted(order) == cards
-    assert sample.deal_unknown(vis, order) == true
+    assert unseen.deal_unknown(vis, order) == true
     # every legal move's code is the code of the action that plays it
     for move in rules.legal_moves(pos):
-        code = sample.move_code(pos, move)
-        after = sample.play_code(true, code, rules.draw)
-        assert after[:4] == from_position(rules.play(pos, move))[:4] or code == sample.STOCK_CLICK
+        code = unseen.move_code(pos, move)
+        after = unseen.play_code(true, code, rules.draw)
+        assert after[:4] == from_position(rules.play(pos, move))[:4] or code == unseen.STOCK_CLICK
 
 
 def _fc(columns: list[str], foundations: str) -> Any:

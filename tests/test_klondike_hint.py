@@ -41,20 +41,22 @@ from jielong.engine.solve.klondike_sample import (
     _segment,
     best_move,
     carry_after,
+    priority,
+    verdict,
+    weigh,
+)
+from jielong.engine.solve.klondike_search import Budget, best_first
+from jielong.engine.solve.klondike_state import apply, from_position, replay_actions
+from jielong.engine.solve.klondike_unseen import (
     first_code,
     masked,
     move_code,
     pack_line,
     play_code,
-    priority,
     reversible,
     unpack_line,
-    verdict,
     visible_state,
-    weigh,
 )
-from jielong.engine.solve.klondike_search import Budget, best_first
-from jielong.engine.solve.klondike_state import apply, from_position, replay_actions
 from jielong.engine.solve.result import Hint
 
 

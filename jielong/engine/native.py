@@ -23,6 +23,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "klondike_state",
         "klondike_relax",
         "klondike_search",
+        "klondike_unseen",
         "klondike_sample",
         "klondike_hint",
     ),

@@ -142,7 +142,6 @@ from collections.abc import Callable
 
 from jielong.engine import native
 from jielong.engine.solve.klondike_hint import circle_key, heuristic_move, hint
-from jielong.engine.solve.klondike_sample import visible_state
 from jielong.engine.solve.klondike_search import find_win, solve
 from jielong.engine.solve.klondike_state import (
     UNKNOWN,
@@ -151,6 +150,7 @@ from jielong.engine.solve.klondike_state import (
     from_position,
     replay_actions,
 )
+from jielong.engine.solve.klondike_unseen import visible_state
 
 __all__ = [
     "UNKNOWN",

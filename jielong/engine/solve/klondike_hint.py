@@ -17,16 +17,7 @@ from dataclasses import replace
 from jielong.engine.rules.core import Move, foundation_heights
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve.klondike_relax import hopeless
-from jielong.engine.solve.klondike_sample import (
-    carry_after,
-    deal_unknown,
-    priority,
-    ranked,
-    unknown_cards,
-    visible_state,
-    weigh,
-    weighed,
-)
+from jielong.engine.solve.klondike_sample import carry_after, priority, ranked, weigh, weighed
 from jielong.engine.solve.klondike_search import Budget, solve, take_turns
 from jielong.engine.solve.klondike_state import (
     STOCK_TURN,
@@ -39,6 +30,7 @@ from jielong.engine.solve.klondike_state import (
     replay_actions,
     state_key,
 )
+from jielong.engine.solve.klondike_unseen import deal_unknown, unknown_cards, visible_state
 from jielong.engine.solve.result import CarriedDeal, Hint, SolverBug
 
 SOLVE_SHARE = 0.7
@@ -279,7 +271,7 @@ def hint(
             best = order[0]
             move = candidates[best]
             carry = carry_after(weighing, best, rules.draw)
-            others = tuple((candidates[i], *weighed(weighing, i)) for i in order[1:OTHERS + 1])
+            others = tuple((candidates[i], *weighed(weighing, i)) for i in order[1 : OTHERS + 1])
             return Hint(
                 "likely",
                 move,
