@@ -65,4 +65,4 @@ bench: install-test
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/web/runtime jielong/engine/solve/_native_*
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts jielong/web/runtime jielong/engine/solve/searches/_native_*

@@ -1,16 +1,16 @@
 """Compile the solvers with mypyc, for speed.
 
-Two groups of modules: the Klondike solver (``jielong/engine/solve/klondike_*.py``)
-and the own FreeCell solver (``jielong/engine/solve/freecell_*.py``), as listed in
-``jielong.engine.native.GROUPS``.  They stay
-plain Python and are what is read, typed and tested.  This script compiles
-copies of each group together, as ``jielong.engine.solve._native_*``, into C
-extensions beside them; each copy carries the SHA-256 of the sources it came
-from, and the solver uses the compiled entry points only when that hash
-matches the sources' text, so an edited source never runs stale compiled
-code.  Without a C compiler or mypyc, or
-when the build fails, everything runs as plain Python (the same answers,
-several times slower); this script then says so and exits 0.
+Two groups of modules in ``jielong/engine/solve/searches/``: the Klondike
+solver (``klondike_*.py``) and the own FreeCell solver (``freecell_*.py``), as
+listed in ``jielong.engine.native.GROUPS``.  They stay plain Python and are
+what is read, typed and tested.  This script compiles copies of each group
+together, as ``jielong.engine.solve.searches._native_*``, into C extensions
+beside them; each copy carries the SHA-256 of the sources it came from, and
+the solver uses the compiled entry points only when that hash matches the
+sources' text, so an edited source never runs stale compiled code.  Without
+a C compiler or mypyc, or when the build fails, everything runs as plain
+Python (the same answers, several times slower); this script then says so
+and exits 0.
 
     python scripts/build_native.py          # build what changed
     python scripts/build_native.py --clean  # remove the compiled modules
@@ -27,14 +27,14 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "jielong" / "engine" / "solve"
+PACKAGE = ROOT / "jielong" / "engine" / "solve" / "searches"
 
 
 def _native() -> ModuleType:
     """``jielong.engine.native``, read by its path: the build needs no
     package import (the package would load the very copies being rebuilt)."""
     spec = importlib.util.spec_from_file_location(
-        "_build_native_list", PACKAGE.parent / "native.py"
+        "_build_native_list", ROOT / "jielong" / "engine" / "native.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -46,6 +46,8 @@ _LIST = _native()
 GROUPS: dict[str, tuple[str, ...]] = _LIST.GROUPS
 """Each group's modules: the one list, in ``jielong.engine.native``."""
 PREFIX: str = _LIST.PREFIX
+MODULE: str = _LIST.PACKAGE
+"""The package of the modules and their copies, ``jielong.engine.solve.searches``."""
 
 
 def stamp(group: str) -> Path:
@@ -98,9 +100,7 @@ def build_group(group: str) -> None:
         text = (PACKAGE / f"{part}.py").read_text(encoding="utf-8")
         # the copies import each other, and each says which sources it was built from
         for family in GROUPS:
-            text = text.replace(
-                f"jielong.engine.solve.{family}_", f"jielong.engine.solve.{PREFIX}{family}_"
-            )
+            text = text.replace(f"{MODULE}.{family}_", f"{MODULE}.{PREFIX}{family}_")
         copy.write_text(text + f'\nSOURCE_SHA256 = "{sha}"\n', encoding="utf-8")
     try:
         with tempfile.TemporaryDirectory() as temp:
@@ -129,13 +129,11 @@ def build(group: str, temp: str) -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
-    files = [f"jielong/engine/solve/{PREFIX}{p}.py" for p in GROUPS[group]]
+    files = [(PACKAGE / f"{PREFIX}{p}.py").relative_to(ROOT).as_posix() for p in GROUPS[group]]
     setup(
         name=f"{PREFIX}{group}",
         # the shared library beside the modules, not at the top of the tree
-        ext_modules=mypycify(
-            files, target_dir=temp, group_name=f"jielong.engine.solve.{PREFIX}{group}_lib"
-        ),
+        ext_modules=mypycify(files, target_dir=temp, group_name=f"{MODULE}.{PREFIX}{group}_lib"),
         script_args=["-q", "build_ext", "--inplace", "--build-temp", temp, "--build-lib", temp],
     )
 

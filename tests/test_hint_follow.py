@@ -15,9 +15,9 @@ from jielong.engine.cards import Card
 from jielong.engine.catalogue import is_unsolvable
 from jielong.engine.rules.registry import rules_for
 from jielong.engine.solve import fcsolve, freecell, freecell_hint, hints
-from jielong.engine.solve import klondike_unseen as unseen
-from jielong.engine.solve.klondike_state import from_position
 from jielong.engine.solve.result import Hint
+from jielong.engine.solve.searches import klondike_unseen as unseen
+from jielong.engine.solve.searches.klondike_state import from_position
 from jielong.session import Session
 from jielong.testing.follower import follow, local_hint
 

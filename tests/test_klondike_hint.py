@@ -30,8 +30,9 @@ from jielong.engine.cards import DECK, Card
 from jielong.engine.rules.core import STOCK, Move, Pile
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve import klondike as K
-from jielong.engine.solve.klondike_hint import PROOF_CARDS, first_pass_turn, lost_every_way
-from jielong.engine.solve.klondike_sample import (
+from jielong.engine.solve.result import Hint
+from jielong.engine.solve.searches.klondike_hint import PROOF_CARDS, first_pass_turn, lost_every_way
+from jielong.engine.solve.searches.klondike_sample import (
     NODES,
     SEGMENT_HORIZON,
     SEGMENTS,
@@ -45,9 +46,9 @@ from jielong.engine.solve.klondike_sample import (
     verdict,
     weigh,
 )
-from jielong.engine.solve.klondike_search import Budget, best_first
-from jielong.engine.solve.klondike_state import apply, from_position, replay_actions
-from jielong.engine.solve.klondike_unseen import (
+from jielong.engine.solve.searches.klondike_search import Budget, best_first
+from jielong.engine.solve.searches.klondike_state import apply, from_position, replay_actions
+from jielong.engine.solve.searches.klondike_unseen import (
     first_code,
     masked,
     move_code,
@@ -57,7 +58,6 @@ from jielong.engine.solve.klondike_unseen import (
     unpack_line,
     visible_state,
 )
-from jielong.engine.solve.result import Hint
 
 
 def heights(pos: KlondikePosition) -> list[int]:
@@ -362,8 +362,8 @@ def test_a_game_lost_every_way_the_unseen_cards_lie_is_proven_lost(
         # a deal that can be won is never given up for lost
         assert not lost_every_way(visible_state(pos)[0], 3)
     # and with every deal of the unseen cards lost, the hint says so
-    import jielong.engine.solve.klondike_hint as H
-    import jielong.engine.solve.klondike_sample as S
+    import jielong.engine.solve.searches.klondike_hint as H
+    import jielong.engine.solve.searches.klondike_sample as S
 
     monkeypatch.setattr(H, "hopeless", lambda st, draw: True)
     monkeypatch.setattr(S, "hopeless", lambda st, draw: True)
@@ -681,7 +681,8 @@ def test_a_plan_goes_on_only_while_its_own_deal_agrees_with_what_is_seen() -> No
 def test_the_hint_counts_cpu_time_by_default() -> None:
     # a server's hint pool passes no clock: a busy machine must weigh as
     # many deals as the benchmark, which counts CPU time
-    from jielong.engine.solve import hints, klondike_hint
+    from jielong.engine.solve import hints
+    from jielong.engine.solve.searches import klondike_hint
 
     for fn in (klondike_hint.hint, hints.compute_hint):
         assert inspect.signature(fn).parameters["clock"].default is time.process_time

@@ -8,11 +8,15 @@ import importlib
 
 import pytest
 
+from jielong.engine import native as compiled_copies
 from jielong.engine.rules.registry import rules_for
 from jielong.engine.solve import freecell as own
 
 try:
-    native = {p: importlib.import_module(f"jielong.engine.solve._native_{p}") for p in own.PARTS}
+    native = {
+        p: importlib.import_module(f"{compiled_copies.PACKAGE}.{compiled_copies.PREFIX}{p}")
+        for p in own.PARTS
+    }
 except ImportError:
     native = None
 

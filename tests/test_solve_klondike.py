@@ -13,11 +13,11 @@ from jielong.engine.cards import Card
 from jielong.engine.rules.core import STOCK, Move
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve import klondike as K
-from jielong.engine.solve import klondike_relax as KR
-from jielong.engine.solve import klondike_search as KX
-from jielong.engine.solve import klondike_state as KS
 from jielong.engine.solve.api import solve as api_solve
 from jielong.engine.solve.result import SolveResult
+from jielong.engine.solve.searches import klondike_relax as KR
+from jielong.engine.solve.searches import klondike_search as KX
+from jielong.engine.solve.searches import klondike_state as KS
 
 
 def replay_to_win(r: Klondike, pos: KlondikePosition, moves: tuple[Move, ...]) -> bool:

@@ -16,10 +16,14 @@ import pytest
 from klondike_brute import rules
 from solver_checks import playout
 
+from jielong.engine import native as compiled_copies
 from jielong.engine.solve import klondike as K
 
 try:
-    native = {p: importlib.import_module(f"jielong.engine.solve._native_{p}") for p in K.PARTS}
+    native = {
+        p: importlib.import_module(f"{compiled_copies.PACKAGE}.{compiled_copies.PREFIX}{p}")
+        for p in K.PARTS
+    }
 except ImportError:
     native = None
 
@@ -103,6 +107,6 @@ def test_an_edited_source_does_not_use_a_stale_compiled_copy(tmp_path: Path) -> 
         return out.stdout.strip()
 
     assert plain_in_copy() == "False"
-    solver = tmp_path / "jielong" / "engine" / "solve" / "klondike_relax.py"
+    solver = tmp_path / "jielong" / "engine" / "solve" / "searches" / "klondike_relax.py"
     solver.write_text(solver.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert plain_in_copy() == "True"

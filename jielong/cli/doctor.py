@@ -15,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 
+from jielong.engine import native as compiled_copies
 from jielong.optional import installed
 
 
@@ -65,7 +66,8 @@ def _compiled(module: ModuleType) -> tuple[bool, str]:
     """Whether a solver module runs its compiled copy (scripts/build_native.py),
     and what was found."""
     present = module.solve is not module.PLAIN["solve"]
-    native = [f"jielong.engine.solve._native_{part}" for part in module.PARTS]
+    prefix = f"{compiled_copies.PACKAGE}.{compiled_copies.PREFIX}"
+    native = [prefix + part for part in module.PARTS]
     if present:
         return True, ", ".join(native) + ", built from this source"
     if os.environ.get("JIELONG_PURE_PYTHON"):

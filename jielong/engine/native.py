@@ -3,11 +3,11 @@ and the one loader that puts a copy's entry points in place of the plain
 ones.
 
 ``scripts/build_native.py`` compiles each group of :data:`GROUPS` with mypyc
-into ``jielong.engine.solve._native_*`` (reading this file by its path, so
-the build imports no package).  Each copy carries the SHA-256 of the sources
-it came from; :func:`use_compiled` takes a copy only when that hash matches
-the sources' text, so an edited source never runs stale compiled code.
-Standard library only, like the rest of the engine.
+into ``jielong.engine.solve.searches._native_*`` (reading this file by its
+path, so the build imports no package).  Each copy carries the SHA-256 of
+the sources it came from; :func:`use_compiled` takes a copy only when that
+hash matches the sources' text, so an edited source never runs stale
+compiled code.  Standard library only, like the rest of the engine.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
 PREFIX = "_native_"
 """What a compiled copy's module name starts with."""
 
-PACKAGE = "jielong.engine.solve"
-"""Where the solvers and their compiled copies are."""
-HERE = Path(__file__).parent / "solve"
+PACKAGE = "jielong.engine.solve.searches"
+"""Where the solvers' modules and their compiled copies are."""
+HERE = Path(__file__).parent / "solve" / "searches"
 
 
 def source_sha256(group: str) -> str:

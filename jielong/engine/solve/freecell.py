@@ -21,11 +21,10 @@ moves made, tie orders and heuristics take turns of growing length, each
 resuming where it paused, so a deal that is hard for one of them costs a few
 times what the best of them needs rather than every budget in a row.
 
-The code lies in three modules, compiled together by
-``scripts/build_native.py``: :mod:`~jielong.engine.solve.freecell_state` (the state
-and its successors), :mod:`~jielong.engine.solve.freecell_search` (the searches and
-the portfolio) and :mod:`~jielong.engine.solve.freecell_line` (lines on the real
-position).  This module exports their entry points, the compiled ones when
+The code lies in three modules of :mod:`jielong.engine.solve.searches`,
+compiled together by ``scripts/build_native.py``: ``freecell_state`` (the
+state and its successors), ``freecell_search`` (the searches and the
+portfolio) and ``freecell_line`` (lines on the real position).  This module exports their entry points, the compiled ones when
 they were built from these very sources.
 """
 
@@ -35,7 +34,8 @@ from collections.abc import Callable
 from typing import Any
 
 from jielong.engine import native
-from jielong.engine.solve.freecell_line import (
+from jielong.engine.solve.result import SolverError
+from jielong.engine.solve.searches.freecell_line import (
     foundation_slot,
     replay_check,
     run_move_length,
@@ -43,9 +43,14 @@ from jielong.engine.solve.freecell_line import (
     step_moves,
     steps_to_moves,
 )
-from jielong.engine.solve.freecell_search import Proof, Search, prove, search, solve
-from jielong.engine.solve.freecell_state import Columns, State, Step, estimate, initial_state
-from jielong.engine.solve.result import SolverError
+from jielong.engine.solve.searches.freecell_search import Proof, Search, prove, search, solve
+from jielong.engine.solve.searches.freecell_state import (
+    Columns,
+    State,
+    Step,
+    estimate,
+    initial_state,
+)
 
 __all__ = [
     "Columns",

@@ -3,7 +3,7 @@ plausible move.
 
 Each family has its own hint: FreeCell's in
 :mod:`jielong.engine.solve.freecell_hint`, Klondike's in
-:mod:`jielong.engine.solve.klondike_hint`.  What they share is here.
+:mod:`jielong.engine.solve.searches.klondike_hint`.  What they share is here.
 
 A hint goes on with its line: when the position lies on the line the previous
 hint of the game computed (the player followed it), the next hint is that

@@ -22,8 +22,9 @@ talon's end, and after a recycle ``d·k`` and the end again.  A search step
 expanded into the exact draw and recycle moves when the line is replayed.
 The searches' moves are small tuples of ints led by their kind
 (``WASTE_PLAY``, ``PILE_MOVE``, ``FOUNDATION_DOWN``, ``STOCK_TURN``,
-``RUN_SPLIT`` in :mod:`jielong.engine.solve.klondike_state`); the card tables there
-are read from :mod:`jielong.engine.cards` and :mod:`jielong.engine.rules.core`.
+``RUN_SPLIT`` in :mod:`jielong.engine.solve.searches.klondike_state`); the
+card tables there are read from :mod:`jielong.engine.cards` and
+:mod:`jielong.engine.rules.core`.
 For draw 3 two values of ``p`` with the same reachable set are the same state
 (any multiple of 3 and the talon's end); for draw 1 every ``p`` is.
 
@@ -141,16 +142,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from jielong.engine import native
-from jielong.engine.solve.klondike_hint import circle_key, heuristic_move, hint
-from jielong.engine.solve.klondike_search import find_win, solve
-from jielong.engine.solve.klondike_state import (
+from jielong.engine.solve.searches.klondike_hint import circle_key, heuristic_move, hint
+from jielong.engine.solve.searches.klondike_search import find_win, solve
+from jielong.engine.solve.searches.klondike_state import (
     UNKNOWN,
     Action,
     State,
     from_position,
     replay_actions,
 )
-from jielong.engine.solve.klondike_unseen import visible_state
+from jielong.engine.solve.searches.klondike_unseen import visible_state
 
 __all__ = [
     "UNKNOWN",

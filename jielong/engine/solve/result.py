@@ -18,7 +18,8 @@ CarriedDeal = tuple[
 ]
 """A deal of the unseen Klondike cards that a sampled hint hands on to the
 next: the solver's state after the hinted move, its verdict, and the rest
-of its line when won, packed (see :mod:`jielong.engine.solve.klondike_sample`)."""
+of its line when won, packed (see
+:mod:`jielong.engine.solve.searches.klondike_sample`)."""
 
 
 class SolverBug(RuntimeError):

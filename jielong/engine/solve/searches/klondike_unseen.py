@@ -1,6 +1,7 @@
-"""What a sampled Klondike hint plays on (:mod:`jielong.engine.solve.klondike_sample`):
-the position as the player sees it, the unseen cards dealt into it, and
-moves as codes, which name the same move on every such deal.
+"""What a sampled Klondike hint
+(:mod:`jielong.engine.solve.searches.klondike_sample`) plays on: the position
+as the player sees it, the unseen cards dealt into it, and moves as codes,
+which name the same move on every such deal.
 
 A rule move and the internal action a solver's line starts with become one
 code (:func:`move_code`, :func:`action_code`), so the moves of the real
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 
 from jielong.engine.rules.core import Move
 from jielong.engine.rules.klondike import KlondikePosition
-from jielong.engine.solve.klondike_state import (
+from jielong.engine.solve.searches.klondike_state import (
     BYTE,
     FOUNDATION,
     FOUNDATION_DOWN,

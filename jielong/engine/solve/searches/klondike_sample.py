@@ -2,26 +2,26 @@
 
 The cards the player cannot know (face-down tableau cards, and the stock
 until it has all been turned once) are dealt at random, consistently with
-everything visible, many times (the deals and the moves as codes that mean
-the same on each: :mod:`jielong.engine.solve.klondike_unseen`).  Each such
-deal is solved with every card known (the relaxation's proof of loss, then
-the narrow win-seeking search and the exhaustive one taking turns on a small
-node budget).  A legal move scores the deals it wins: one that the solver's
-line starts with wins its deal; a deal lost by proof is lost by every move;
-a move that can be taken back at once
-(:func:`~jielong.engine.solve.klondike_unseen.reversible`) counts only the
-deals whose lines start with it, unless it is the plan (below), as it learns
-nothing and only puts the choice off; for the other moves, the deal is
-solved again after the move, but only while that move could still overtake
-the leader (branch and bound), so most deals are solved once.  The best move
-is played, and of moves that score alike a card turned over, then the first
-move of the plan, one deal's line, which the next hint carries on (so the
-hints keep to one plan instead of wandering between lines that all win),
-then the one most lines start with; the share of deals won is the estimated
-chance to win (:meth:`Weighing.won_share`).  A new plan (:func:`_new_plan`)
-is the line whose start, up to the next card turned over, wins the most
-deals when it is played as it stands on each: the player must play one such
-sequence on every way the unseen cards may lie.
+everything visible, many times (the deals, and the moves as codes that mean
+the same on each: :mod:`jielong.engine.solve.searches.klondike_unseen`).
+Each such deal is solved with every card known (the relaxation's proof of
+loss, then the narrow win-seeking search and the exhaustive one taking turns
+on a small node budget).  A legal move scores the deals it wins: one that
+the solver's line starts with wins its deal; a deal lost by proof is lost by
+every move; a move that can be taken back at once
+(:func:`~jielong.engine.solve.searches.klondike_unseen.reversible`) counts
+only the deals whose lines start with it, unless it is the plan (below), as
+it learns nothing and only puts the choice off; for the other moves, the
+deal is solved again after the move, but only while that move could still
+overtake the leader (branch and bound), so most deals are solved once.  The
+best move is played, and of moves that score alike a card turned over, then
+the first move of the plan, one deal's line, which the next hint carries on
+(so the hints keep to one plan instead of wandering between lines that all
+win), then the one most lines start with; the share of deals won is the
+estimated chance to win (:meth:`Weighing.won_share`).  A new plan
+(:func:`_new_plan`) is the line whose start, up to the next card turned
+over, wins the most deals when it is played as it stands on each: the player
+must play one such sequence on every way the unseen cards may lie.
 
 Everything depends only on what the player can see: the unknown cards are
 taken in a fixed order before shuffling, and the random stream is seeded
@@ -49,10 +49,11 @@ from dataclasses import dataclass, field
 
 from jielong.engine.rules.core import Move
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
-from jielong.engine.solve.klondike_relax import hopeless
-from jielong.engine.solve.klondike_search import Budget, best_first, depth_first
-from jielong.engine.solve.klondike_state import Action, State, apply
-from jielong.engine.solve.klondike_unseen import (
+from jielong.engine.solve.result import CarriedDeal
+from jielong.engine.solve.searches.klondike_relax import hopeless
+from jielong.engine.solve.searches.klondike_search import Budget, best_first, depth_first
+from jielong.engine.solve.searches.klondike_state import Action, State, apply
+from jielong.engine.solve.searches.klondike_unseen import (
     deal_unknown,
     first_code,
     line_after,
@@ -66,7 +67,6 @@ from jielong.engine.solve.klondike_unseen import (
     unpack_line,
     visible_state,
 )
-from jielong.engine.solve.result import CarriedDeal
 
 SAMPLES = 40
 """Deals of the unseen cards at most."""

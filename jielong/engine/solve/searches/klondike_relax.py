@@ -7,7 +7,7 @@ from typing import Final
 
 from jielong.engine.cards import DECK
 from jielong.engine.rules.klondike import PILES
-from jielong.engine.solve.klondike_state import State, reach_list
+from jielong.engine.solve.searches.klondike_state import State, reach_list
 
 # -- the full solver ------------------------------------------------------------
 

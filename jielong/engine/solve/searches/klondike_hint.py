@@ -3,8 +3,9 @@ notes of :mod:`jielong.engine.solve.klondike`): a solver's line, or its proof of
 loss, when every card is known (or all but one, which the rest give away),
 else the stock turned while it holds cards never seen and turning it through
 loses nothing (:func:`first_pass_turn`), else the move that wins the most
-deals of the unseen cards (:mod:`jielong.engine.solve.klondike_sample`), else the
-shortest line to progress."""
+deals of the unseen cards
+(:mod:`jielong.engine.solve.searches.klondike_sample`), else the shortest
+line to progress."""
 
 from __future__ import annotations
 
@@ -16,10 +17,17 @@ from dataclasses import replace
 
 from jielong.engine.rules.core import Move, foundation_heights
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
-from jielong.engine.solve.klondike_relax import hopeless
-from jielong.engine.solve.klondike_sample import carry_after, priority, ranked, weigh, weighed
-from jielong.engine.solve.klondike_search import Budget, solve, take_turns
-from jielong.engine.solve.klondike_state import (
+from jielong.engine.solve.result import CarriedDeal, Hint, SolverBug
+from jielong.engine.solve.searches.klondike_relax import hopeless
+from jielong.engine.solve.searches.klondike_sample import (
+    carry_after,
+    priority,
+    ranked,
+    weigh,
+    weighed,
+)
+from jielong.engine.solve.searches.klondike_search import Budget, solve, take_turns
+from jielong.engine.solve.searches.klondike_state import (
     STOCK_TURN,
     WASTE_PLAY,
     Action,
@@ -30,8 +38,7 @@ from jielong.engine.solve.klondike_state import (
     replay_actions,
     state_key,
 )
-from jielong.engine.solve.klondike_unseen import deal_unknown, unknown_cards, visible_state
-from jielong.engine.solve.result import CarriedDeal, Hint, SolverBug
+from jielong.engine.solve.searches.klondike_unseen import deal_unknown, unknown_cards, visible_state
 
 SOLVE_SHARE = 0.7
 """Part of the time the full solver gets when every card is known."""
@@ -158,7 +165,8 @@ def heuristic_move(
     rules: Klondike, position: KlondikePosition, among: list[Move] | None = None
 ) -> Move | None:
     """A plausible move from what is visible (of ``among``, by default every
-    legal move), in the order of :func:`~jielong.engine.solve.klondike_sample.priority`."""
+    legal move), in the order of
+    :func:`~jielong.engine.solve.searches.klondike_sample.priority`."""
     legal = rules.legal_moves(position) if among is None else among
     if not legal:
         return None

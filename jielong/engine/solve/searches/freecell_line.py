@@ -9,8 +9,8 @@ from typing import Any, Final
 
 from jielong.engine.rules.core import Move, Pile, cell, foundation, tableau
 from jielong.engine.rules.freecell import FreeCell, FreeCellPosition
-from jielong.engine.solve.freecell_state import Step
 from jielong.engine.solve.result import SolverError
+from jielong.engine.solve.searches.freecell_state import Step
 
 _T: Final = tuple(tableau(i) for i in range(8))
 _C: Final = tuple(cell(i) for i in range(4))

@@ -12,8 +12,9 @@ from typing import Final
 
 from jielong.engine.rules.core import Move
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
-from jielong.engine.solve.klondike_relax import hopeless
-from jielong.engine.solve.klondike_state import (
+from jielong.engine.solve.result import SolverBug, SolveResult
+from jielong.engine.solve.searches.klondike_relax import hopeless
+from jielong.engine.solve.searches.klondike_state import (
     Action,
     State,
     apply,
@@ -25,7 +26,6 @@ from jielong.engine.solve.klondike_state import (
     trivially_won,
     twin_key,
 )
-from jielong.engine.solve.result import SolverBug, SolveResult
 
 
 @dataclass

@@ -10,8 +10,9 @@ from typing import Any, Final
 
 from jielong.engine.rules.core import Move, Rules
 from jielong.engine.rules.freecell import FreeCell, FreeCellPosition
-from jielong.engine.solve.freecell_line import line_moves, replay_check
-from jielong.engine.solve.freecell_state import (
+from jielong.engine.solve.result import SolverError, SolveResult
+from jielong.engine.solve.searches.freecell_line import line_moves, replay_check
+from jielong.engine.solve.searches.freecell_state import (
     Columns,
     Step,
     Successors,
@@ -24,7 +25,6 @@ from jielong.engine.solve.freecell_state import (
     root_of,
     step_of,
 )
-from jielong.engine.solve.result import SolverError, SolveResult
 
 _WON: Final = 13 | 13 << 4 | 13 << 8 | 13 << 12
 """Packed foundations of a won state."""
