@@ -3,18 +3,14 @@
 // to the server, so only a game started from a position is stepped through
 // (it never counts in the statistics); a dealt game is first copied into one.
 import { api, call } from "./api.js";
-import { act, adopt, request } from "./controller.js";
-import * as demo from "./demo.js";
 import { pileName, t, variant } from "./i18n.js";
 import { shortCard } from "./overlay.js";
 import { motionAllowed } from "./render.js";
-import { lineCards, table } from "./state.js";
+import { lineCards } from "./state.js";
 
 // the pace of "play to here" over several moves, as the demo plays a line
 const STEP_MS = 420;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// the server's last answer (the table may paint a move ahead of it)
-const current = () => table.confirmed || table.game;
 
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -61,7 +57,18 @@ function stepBar(onOpen, onClose) {
   return { bar, prev, next, where, what };
 }
 
-export function attachAnalysis(dialogShown, openDialog, closeDialog = () => {}) {
+/**
+ * @param {import("./state.js").Table} table
+ * @param {import("./controller.js").Controller} ctl
+ * @param {import("./demo.js").Demo} demo
+ * @param {() => boolean} dialogShown  the position dialog is open
+ * @param {() => void} openDialog
+ * @param {() => void} [closeDialog]
+ */
+export function attachAnalysis(table, ctl, demo, dialogShown, openDialog, closeDialog = () => {}) {
+  const { act, adopt, request } = ctl;
+  // the server's last answer (the table may paint a move ahead of it)
+  const current = () => table.confirmed || table.game;
   const run = el("button", { type: "button", id: "analysis-run", text: t("analysis.analyse") });
   const verdict = el("p", { id: "analysis-verdict", class: "verdict", "aria-live": "polite" });
   const note = el("p", { id: "analysis-thoughtful", class: "board-help" });

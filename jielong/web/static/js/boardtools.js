@@ -4,10 +4,8 @@
 // wrong with it, in the player's language; nothing is parsed here.
 import { attachAnalysis, el } from "./analysis.js";
 import { call } from "./api.js";
-import { adopt, request } from "./controller.js";
 import { t, variant } from "./i18n.js";
 import { toast } from "./paint.js";
-import { table } from "./state.js";
 
 function button(id, label, extra = {}) {
   return el("button", { type: "button", id, ...extra, text: label });
@@ -32,7 +30,8 @@ function markLine(area, n) {
   area.setSelectionRange(start, start + lines[n - 1].length);
 }
 
-function pasteSection(analysis) {
+function pasteSection(ctl, analysis) {
+  const { adopt, request } = ctl;
   const area = el("textarea", {
     id: "position-input",
     rows: "9",
@@ -102,7 +101,7 @@ function pasteSection(analysis) {
   return section;
 }
 
-function shareSection() {
+function shareSection(table, request) {
   const text = el("textarea", { id: "position-copy", rows: "9", readonly: "", spellcheck: "false" });
   const link = el("input", { id: "position-link", type: "url", readonly: "" });
   let answer = null;
@@ -151,21 +150,29 @@ function shareSection() {
   return { section, reset };
 }
 
-export function attachBoardTools() {
+/**
+ * @param {import("./state.js").Table} table
+ * @param {import("./controller.js").Controller} ctl
+ * @param {import("./demo.js").Demo} demo
+ */
+export function attachBoardTools(table, ctl, demo) {
   if (!variant) return;
   const css = el("link", { rel: "stylesheet", href: "/static/css/board.css" });
   document.head.append(css);
   const dialog = el("dialog", { id: "board-tools", class: "board-tools", "aria-labelledby": "board-tools-title" });
   const analysis = attachAnalysis(
+    table,
+    ctl,
+    demo,
     () => dialog.open,
     () => openDialog(),
     () => dialog.close(),
   );
-  const share = shareSection();
+  const share = shareSection(table, ctl.request);
   const close = button("board-tools-close", t("analysis.close"), { class: "close" });
   dialog.append(
     el("div", { class: "board-head" }, el("h2", { id: "board-tools-title", text: t("analysis.title") }), close),
-    pasteSection(analysis),
+    pasteSection(ctl, analysis),
     analysis.section,
     share.section,
   );

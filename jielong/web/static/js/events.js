@@ -1,33 +1,30 @@
 // Where the player's input comes in: pointer gestures on the board, keys,
 // buttons, the deal box, the tab's visibility and the board's size. Each is
 // handed to the controller; nothing here changes the game by itself.
-import * as C from "./controller.js";
 import { attachDealBox } from "./dealbox.js";
-import * as D from "./demo.js";
 import { variant } from "./i18n.js";
 import { attachPointer, snapBack } from "./input.js";
 import { attachKeys } from "./keys.js";
-import { board, boardResized, hosts, schedule, thirdSettled, tick, toast } from "./paint.js";
+import { board, hosts, toast } from "./paint.js";
 import { markDests } from "./render.js";
 import * as S from "./state.js";
 
-const { table } = S;
-const view = table.view;
+function pointer(table, C, schedule) {
+  const { view } = table;
 
-function dropNow(from, count, to, dragged) {
-  if (!to || to === from) {
-    snapBack(dragged);
-    view.dests = view.selection ? view.dests : [];
-    return schedule();
+  function dropNow(from, count, to, dragged) {
+    if (!to || to === from) {
+      snapBack(dragged);
+      view.dests = view.selection ? view.dests : [];
+      return schedule();
+    }
+    // any other pile, the stock included, is asked for: a refused drop comes
+    // back with the server's reason
+    const legal = S.destinations(table.game, from, count).includes(to);
+    if (!legal) snapBack(dragged);
+    C.sendMove({ from, to, count }, legal ? dragged : null);
   }
-  // any other pile, the stock included, is asked for: a refused drop comes
-  // back with the server's reason
-  const legal = S.destinations(table.game, from, count).includes(to);
-  if (!legal) snapBack(dragged);
-  C.sendMove({ from, to, count }, legal ? dragged : null);
-}
 
-function pointer() {
   attachPointer(board, {
     pickable(pile, index) {
       const game = table.game;
@@ -65,7 +62,8 @@ function pointer() {
   });
 }
 
-function keys() {
+function keys(table, C, D, schedule) {
+  const { view } = table;
   attachKeys(board, {
     focusStep(step) {
       if (!table.game) return;
@@ -101,8 +99,8 @@ function keys() {
 
 // The action bar's menu (phones): its toggle, and closed again by a choice
 // made in it, a press outside it, or Esc.
-function menu() {
-  const view = S.table.view;
+function menu(table, schedule) {
+  const { view } = table;
   const more = document.getElementById("more");
   const close = () => {
     if (!view.menu) return;
@@ -130,7 +128,14 @@ function menu() {
   );
 }
 
-export function attachEvents() {
+/**
+ * @param {import("./state.js").Table} table
+ * @param {import("./controller.js").Controller} C
+ * @param {import("./demo.js").Demo} D
+ * @param {import("./paint.js").Painter} paint
+ */
+export function attachEvents(table, C, D, paint) {
+  const { schedule, boardResized, thirdSettled, tick } = paint;
   // the player's own input pauses the demo: the table is theirs again
   board.addEventListener("pointerdown", () => D.pause(), { capture: true });
   document.addEventListener(
@@ -150,8 +155,8 @@ export function attachEvents() {
     },
     { capture: true },
   );
-  pointer();
-  keys();
+  pointer(table, C, schedule);
+  keys(table, C, D, schedule);
   document.addEventListener("click", (e) => {
     const button = e.target.closest("button[data-act]");
     if (!button || button.closest(".run-overlay") || !document.querySelector("main.play")?.contains(button)) return;
@@ -163,7 +168,7 @@ export function attachEvents() {
     C.command(button.dataset.act);
   });
   attachDealBox(hosts.more, { toast, request: C.request, open: (deal) => C.replaceGame({ deal }) });
-  menu();
+  menu(table, schedule);
   // Back and Forward between games replaced in this tab
   window.addEventListener("popstate", () => C.load());
   document.addEventListener("visibilitychange", () => C.clockRunning(!document.hidden));

@@ -112,8 +112,20 @@ export function emptyCells(game) {
   return (game.position.cells || []).map((c, i) => (c ? null : `cell:${i}`)).filter(Boolean);
 }
 
-// The view's own state: what is selected, hinted, focused, open or running.
-// The game itself is the server's last answer, kept beside it in `table`.
+/**
+ * The view's own state: what is selected, hinted, focused, open or running.
+ * @typedef {ReturnType<typeof createView>} View
+ *
+ * The table's one state object, made by createTable() when the page starts
+ * and handed to each part of its script that reads or changes it.
+ * @typedef {object} Table
+ * @property {import("./game.js").GameState | null} confirmed  the server's last answer
+ * @property {import("./game.js").GameState | null} game  what is drawn: the answer
+ *   with the actions still on their way painted over it
+ * @property {number} receivedAt  when the answer came (performance.now()), for the clock
+ * @property {View} view
+ */
+
 export function createView() {
   return {
     selection: null,
@@ -134,7 +146,10 @@ export function createView() {
   };
 }
 
-export const table = { game: null, receivedAt: 0, view: createView() };
+/** @returns {Table} */
+export function createTable() {
+  return { confirmed: null, game: null, receivedAt: 0, view: createView() };
+}
 
 export function tableauPile(game, pile) {
   const [kind, index] = pile.split(":");
