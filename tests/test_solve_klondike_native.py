@@ -18,6 +18,7 @@ from solver_checks import playout
 
 from jielong.engine import native as compiled_copies
 from jielong.engine.solve import klondike as K
+from jielong.engine.solve.result import CarriedDeal
 
 try:
     native = {
@@ -68,6 +69,24 @@ def test_compiled_and_plain_hints_agree(draw: int) -> None:
         assert (compiled.kind, compiled.move) == (plain.kind, plain.move)
         if plain.kind != "solver" or not pos.all_revealed():
             assert compiled.line == plain.line
+
+
+@needs_native
+def test_compiled_and_plain_hints_agree_along_a_followed_plan() -> None:
+    # each hint goes on with the deals the last one handed on, and keeps its plan
+    r = rules(3)
+    pos = playout(r, 2, 35, 1)
+    plain_carry: tuple[CarriedDeal, ...] = ()
+    compiled_carry: tuple[CarriedDeal, ...] = ()
+    for _ in range(3):
+        plain = K.PLAIN["hint"](
+            r, pos, max_seconds=300, clock=time.process_time, carried=plain_carry
+        )
+        compiled = K.hint(r, pos, max_seconds=300, clock=time.process_time, carried=compiled_carry)
+        assert (compiled.kind, compiled.move, compiled.line) == (plain.kind, plain.move, plain.line)
+        assert compiled.carry == plain.carry
+        assert plain.move is not None
+        pos, plain_carry, compiled_carry = r.play(pos, plain.move), plain.carry, compiled.carry
 
 
 @needs_native

@@ -212,8 +212,9 @@ def weigh(
     given = [c for c in carried if masked(c[0], stock_known) == vis][:samples]
     w.carried = len(given)
     # the plan deal is handed on first: its line goes on only while that
-    # deal agrees with what is visible
-    keep_plan = bool(given) and given[0] is carried[0]
+    # deal agrees with what is visible (compared by value, not identity: the
+    # compiled copy may box a deal's tuple anew)
+    keep_plan = bool(given) and masked(carried[0][0], stock_known) == vis
     deals = w.deals
     starts: list[tuple[int, int]] = []  # (won deal, the candidate its line starts with)
     for k in range(samples):
