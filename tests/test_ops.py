@@ -55,6 +55,7 @@ def test_metrics_count_requests_games_actions_and_hints(client: TestClient) -> N
     before = samples(client.get("/metrics").text)
     created = client.post("/api/games", json={"variant": "freecell", "deal": 5})
     assert created.status_code == 201
+    assert client.post("/api/games", json={"deal_id": "freecell-6"}).status_code == 201
     game = created.json()
     actions = f"/api/games/{game['id']}/actions"
     move = game["moves"][0]
@@ -81,6 +82,7 @@ def test_metrics_count_requests_games_actions_and_hints(client: TestClient) -> N
     assert grew("jielong_requests_total", method="POST", route=route, status="422") == 2
     assert grew("jielong_request_seconds_count", method="POST", route=route) == 4
     assert grew("jielong_games_created_total", variant="freecell") == 1
+    assert grew("jielong_games_created_total", variant="by-id") == 1
     assert grew("jielong_actions_total", type="move", outcome="done") == 1
     assert grew("jielong_actions_total", type="move", outcome="stale") == 1
     assert grew("jielong_actions_total", type="move", outcome="refused") == 1

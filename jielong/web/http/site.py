@@ -101,7 +101,6 @@ class _Exchange:
         "method",
         "outage",
         "path",
-        "request_body",
         "size",
         "start",
         "status",
@@ -122,22 +121,10 @@ class _Exchange:
         self.api = path.startswith("/api/")
         self.games = path.startswith("/api/games")
         self.kind = telemetry.request_kind(method, path)
-        self.request_body = bytearray()
         self.answer_body = bytearray()
         self.status = 500
         self.size = 0
         self.gzipped = False
-
-    def receive_copy(self, receive: Receive) -> Receive:
-        """``receive``, keeping what the body's labels are read from."""
-
-        async def copied() -> Message:
-            message = await receive()
-            if message["type"] == "http.request" and len(self.request_body) < telemetry.BODY_LIMIT:
-                self.request_body.extend(message.get("body", b""))
-            return message
-
-        return copied
 
     async def send(self, message: Message) -> None:
         if message["type"] == "http.response.start":
@@ -178,7 +165,7 @@ class _Exchange:
             answer = bytes(self.answer_body)
             if self.gzipped:
                 answer = telemetry.gunzip(answer)
-            telemetry.count(self.kind, self.status, bytes(self.request_body), answer)
+            telemetry.count(self.kind, self.status, telemetry.label_of(scope), answer)
         if telemetry.access_log.isEnabledFor(telemetry.INFO):
             telemetry.log(scope, route, self.status, seconds, self.size)
 
@@ -258,11 +245,10 @@ class Site:
         if heads.too_large:
             await self.limit.refuse(scope, send)
             return
-        kind = exchange.kind
-        fast = self._match(scope, exchange.method, exchange.path) if kind == "action" else None
-        # a move's body is read here, whole, and counted from that
-        counted = kind in ("create", "action") and fast is None
-        inner = exchange.receive_copy(receive) if counted else receive
+        fast = None
+        if exchange.kind == "action":
+            fast = self._match(scope, exchange.method, exchange.path)
+        inner = receive
         if heads.chunked:
             replay = await self.limit.whole_body(scope, inner, send)
             if replay is None:
@@ -272,7 +258,6 @@ class Site:
             await self.app(scope, inner, send)
             return
         raw = await _whole_body(inner)
-        exchange.request_body += raw[: telemetry.BODY_LIMIT]
         await self._fast(fast, scope, inner, raw, send, heads.takes_gzip)
 
     def _match(self, scope: Scope, method: str, path: str) -> _FastRoute | None:

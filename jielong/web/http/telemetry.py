@@ -2,9 +2,10 @@
 access-log line per request.
 
 Both are recorded by the site's one ASGI layer (:mod:`jielong.web.http.site`),
-outside the routes, so no route needs to know about them: requests and
-latencies by route template (never by path, so no game id becomes a label),
-games created and actions by what the request asked for, hints by kind and
+outside the routes: requests and latencies by route template (never by
+path, so no game id becomes a label), games created and actions by what the
+request asked for, as the route read it from the body
+(:func:`counted_as`, so that no body is parsed twice), hints by kind and
 outcome from the hint's answer, and the hint pool's queue.  Game ids never
 appear in clear: the log shows a short hash of each, enough to follow one
 game's requests.
@@ -56,7 +57,8 @@ _CREATE = re.compile(r"/api/games")
 _ACTION = re.compile(r"/api/games/[^/]+/actions")
 _HINT = re.compile(r"/api/games/[^/]+/hint")
 _GAME_PATH = re.compile(r"(/api/games/)([^/]+)")
-BODY_LIMIT = 64 * 1024  # what is read of a body for its labels; larger ones are refused anyway
+BODY_LIMIT = 64 * 1024  # what is read of an answer for its labels
+_COUNTED_AS = "jielong.counted_as"
 _WORD = re.compile(r"[a-z0-9_-]{1,40}")
 
 
@@ -72,6 +74,19 @@ def redact(path: str, query: str) -> str:
         return path
     pairs = [(k, game_tag(v) if k == "game" else v) for k, v in parse_qsl(query, True)]
     return f"{path}?{urlencode(pairs)}"
+
+
+def counted_as(scope: Scope, label: str) -> None:
+    """What a route read of its request, left in the request's state for
+    :func:`count`: a new game's variant, an action's type.  A request the
+    route refused before reading its body has none."""
+    scope.setdefault("state", {})[_COUNTED_AS] = label
+
+
+def label_of(scope: Scope) -> str | None:
+    """The label :func:`counted_as` left, if any."""
+    label = scope.get("state", {}).get(_COUNTED_AS)
+    return label if isinstance(label, str) else None
 
 
 def _json(raw: bytes) -> dict[str, Any]:
@@ -130,16 +145,16 @@ def request_kind(method: str, path: str) -> str:
     return ""
 
 
-def count(kind: str, status: int, request: bytes, answer: bytes) -> None:
-    """Games created, actions by type and outcome, hints by kind and outcome."""
+def count(kind: str, status: int, asked: str | None, answer: bytes) -> None:
+    """Games created, actions by type and outcome (``asked``: what the route
+    read of the request, see :func:`counted_as`), hints by kind and outcome."""
     if kind == "create":
         if status == 201:
-            GAMES_CREATED.labels(_label(_json(request).get("variant") or "by-id")).inc()
+            GAMES_CREATED.labels(_label(asked)).inc()
     elif kind == "action":
         outcome = {200: "done", 409: "stale", 422: "refused"}.get(status, "error")
-        asked = _json(request).get("type")
-        # any JSON may stand there (a refused body): only a known name is a label
-        label = asked if isinstance(asked, str) and asked in ACTION_TYPES else "other"
+        # a body refused before the route read it has no type: only a known name is a label
+        label = asked if asked in ACTION_TYPES else "other"
         key = (label, outcome)
         counter = _actions.get(key)
         if counter is None:  # (types and outcomes are few and known)

@@ -23,6 +23,7 @@ from jielong.web.errors import ApiError, check_variant, deal_number, parse_date,
 from jielong.web.http.fastbody import JsonBodyRoute
 from jielong.web.http.limits import client_address
 from jielong.web.http.responses import JSONResponse
+from jielong.web.http.telemetry import counted_as
 from jielong.web.services.costly import costly, daily_deal_for
 from jielong.web.services.hintpool import HintCancelled
 from jielong.web.state import app_state
@@ -242,6 +243,7 @@ def _new_session(
     operation_id="create_game",
 )
 def create_game(body: GameCreate, request: Request) -> JSONResponse:
+    counted_as(request.scope, body.variant or "by-id")
     store = store_of(request)
     player: str = request.state.player
     # before the deal is chosen: a winnable or daily deal may take a solver run
@@ -314,6 +316,7 @@ def _answer(saved: GameRecord, game_id: str, request: Request) -> JSONResponse:
 
 
 async def act(game_id: GameId, body: Action, request: Request) -> JSONResponse:
+    counted_as(request.scope, body.type)
     # On the event loop: the interpreter runs one thread at a time anyway,
     # and handing an action to a thread and back cost more than the action.
     store = store_of(request)
