@@ -1,6 +1,6 @@
 """The server under abuse and faults, this tree beside an anchor tree.
 
-Three scenarios, each on a fresh ``jielong serve`` on 127.0.0.1:
+Scenarios, each on a fresh ``jielong serve`` on 127.0.0.1:
 
 * ``flood``: 50 clients playing FreeCell by random moves (as in
   server_load.py) while one client (one player cookie) keeps 12 hint requests
@@ -21,6 +21,9 @@ Three scenarios, each on a fresh ``jielong serve`` on 127.0.0.1:
   analyses and five hints: how many of theirs are answered, and how fast.
 * ``idle``: one address holding 2,100 idle connections (reopened as they are
   closed) while a new address makes 68 requests: how many are answered.
+* ``draws``: 10,000 draws in one Klondike game (the first 100 one request
+  each, the rest as a device's offline actions): the game's rows and bytes
+  of undo steps, its record's size, and the undos back to the deal.
 
     python bench/hardening.py --anchor /path/to/old-clone
     python bench/hardening.py --smoke
@@ -35,6 +38,7 @@ import contextlib
 import os
 import random
 import socket
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -528,6 +532,50 @@ def idle(tree: Path | None, args: argparse.Namespace) -> None:
     )
 
 
+# -- draws ---------------------------------------------------------------------
+
+
+def _stored(database: Path, game_id: str) -> tuple[int, int]:
+    """The rows of a game's undo steps and their bytes of JSON."""
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        rows, size = conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(step)), 0) FROM game_steps WHERE game = ?",
+            (game_id,),
+        ).fetchone()
+    return int(rows), int(size)
+
+
+def draws(tree: Path | None, args: argparse.Namespace) -> None:
+    import httpx
+
+    total, one_by_one = (1000, 100) if args.smoke else (10_000, 100)
+    with tempfile.TemporaryDirectory(prefix="jielong-bench-") as tmp:
+        database = Path(tmp) / "g.sqlite3"
+        server = _server(f"sqlite:///{database}", tree, "--hint-workers", "1")
+        with server, httpx.Client(base_url=server.url, timeout=60) as http:
+            game = start = http.post("/api/games", json={"variant": "klondike-3", "deal": 7}).json()
+            path = f"/api/games/{start['id']}"
+            for _ in range(one_by_one):
+                draw = {"version": game["version"], "type": "draw"}
+                game = http.post(f"{path}/actions", json=draw).json()
+            for done in range(one_by_one, total, 500):
+                actions = [{"type": "draw"}] * min(500, total - done)
+                sync = {"version": game["version"], "actions": actions}
+                game = http.post(f"{path}/sync", json=sync).json()
+            rows, size = _stored(database, start["id"])
+            record = len(http.get(f"{path}/record").content)
+            undos = 0
+            while game["flags"]["can_undo"]:
+                undo = {"version": game["version"], "type": "undo"}
+                game, undos = http.post(f"{path}/actions", json=undo).json(), undos + 1
+        back = game["position"] == start["position"] and game["counters"]["moves"] == 0
+    print(
+        f"draws {_name(tree)}: {total} draws in one Klondike game: {rows} rows, {size} bytes "
+        f"of undo steps, a record of {record} bytes; {undos} undos back to the deal ({back})",
+        flush=True,
+    )
+
+
 def _name(tree: Path | None) -> str:
     return "this tree" if tree is None else f"anchor {tree.name}"
 
@@ -540,6 +588,7 @@ SCENARIOS = {
     "heads": heads,
     "analyses": analyses,
     "idle": idle,
+    "draws": draws,
 }
 
 

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from api_checks import new_game
 from fastapi.testclient import TestClient
 
+from jielong.session import LOOP_TURNS
 from jielong.store import Store
 from jielong.store.tables import game_steps, games
 from jielong.web.app import Settings, create_app
@@ -99,3 +100,49 @@ def test_abandoned_games_expire_and_the_statistics_stay(tmp_path: Path) -> None:
         assert conn.execute(steps).scalar_one() == 0
     # everything unfinished before now: the fresh game only
     assert expire_games(store.engine, int(time.time() * 1000) + 1) == 1
+
+
+def test_ten_thousand_draws_keep_a_game_small_and_undo_goes_back_to_the_deal(
+    tmp_path: Path,
+) -> None:
+    """10,000 draws, the first 100 one request each and the rest as a
+    device's offline actions: the game keeps a few short step rows (a pure
+    loop of stock turns is cut from its stack), every counter as without
+    the cut, and undo walks back to the deal."""
+    store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+
+    def stored(game_id: str) -> tuple[int, int]:
+        with store.engine.connect() as conn:
+            size = sa.func.coalesce(sa.func.sum(sa.func.length(game_steps.c.step)), 0)
+            query = sa.select(sa.func.count(), size).where(game_steps.c.game == game_id)
+            rows, size = conn.execute(query).one()
+        return int(rows), int(size)
+
+    with TestClient(create_app(Settings(hint_workers=1), store=store)) as client:
+        g = new_game(client, variant="klondike-3", deal=7)
+        start, url = g["position"], f"/api/games/{g['id']}"
+        for _ in range(100):
+            r = client.post(f"{url}/actions", json={"version": g["version"], "type": "draw"})
+            assert r.status_code == 200, r.text
+            g = r.json()
+            assert stored(g["id"])[0] < 2 * LOOP_TURNS
+        for part in range(100, 10_000, 500):
+            actions = [{"type": "draw"}] * min(500, 10_000 - part)
+            r = client.post(f"{url}/sync", json={"version": g["version"], "actions": actions})
+            assert r.status_code == 200, r.text
+            g = r.json()
+        assert g["counters"]["moves"] == 10_000 and g["counters"]["recycles"] == 1111
+        rows, size = stored(g["id"])
+        # 24 cards turned three at a time loop every 9 turns; what is left of
+        # the last loop is on the stack (a step is some 50 bytes of JSON)
+        assert rows < 9 and size < 64 * rows
+        assert len(client.get(f"{url}/record").json()["steps"]) == rows
+        undos = 0
+        while g["flags"]["can_undo"]:
+            r = client.post(f"{url}/actions", json={"version": g["version"], "type": "undo"})
+            assert r.status_code == 200, r.text
+            g, undos = r.json(), undos + 1
+        assert undos == rows and stored(g["id"]) == (0, 0)
+        assert g["position"] == start and g["counters"]["moves"] == 0
+        r = client.post(f"{url}/actions", json={"version": g["version"], "type": "undo"})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "nothing_to_undo"

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from jielong.engine.rules.core import Illegal, Move, Pile
+from jielong.engine.rules.klondike import KlondikePosition
+from jielong.engine.solve.hints import circle_key
 from jielong.play.actions import perform
 from jielong.play.view import state_json
-from jielong.session import ActionError, IllegalAction, Session, Step
+from jielong.session import (
+    LOOP_TURNS,
+    MAX_UNDO_STEPS,
+    ActionError,
+    IllegalAction,
+    Session,
+    Step,
+)
 
 T = [Pile("tableau", i) for i in range(8)]
 C = [Pile("cell", i) for i in range(4)]
@@ -327,3 +338,240 @@ def test_random_play_undo_and_replay(variant: str, data: st.DataObject) -> None:
         assert len(s.steps) == before[2] + 1
     replayed = Session(variant, deal=s.deal, steps=[Step.from_json(x.to_json()) for x in s.steps])
     assert replayed.positions == s.positions and replayed.counts == s.counts
+
+
+# -- pure loops of stock turns ------------------------------------------------
+
+
+def _cards(pos: KlondikePosition) -> KlondikePosition:
+    """The position without its recycle count."""
+    return replace(pos, recycles=0)
+
+
+def _turned(a: KlondikePosition, b: KlondikePosition) -> bool:
+    """Whether ``b`` is ``a`` with nothing but the stock and waste changed."""
+    return replace(a, stock=(), waste=(), recycles=0) == replace(b, stock=(), waste=(), recycles=0)
+
+
+def _once_and_twice(positions: list[KlondikePosition]) -> tuple[set[object], set[object]]:
+    counts = Counter(circle_key("klondike", p) for p in positions)
+    return set(counts), {k for k, n in counts.items() if n >= 2}
+
+
+@pytest.mark.parametrize("variant", ["klondike-1", "klondike-3"])
+def test_ten_thousand_draws_keep_a_short_stack_and_undo_goes_back_to_the_deal(
+    variant: str,
+) -> None:
+    s = Session(variant, deal=7)
+    for n in range(1, 10_001):
+        s.draw()
+        assert s.moves_count == n
+        assert s.top.depth < 2 * LOOP_TURNS
+    assert s.position.recycles == (400 if variant == "klondike-1" else 1111)
+    assert state_json(s)["counters"]["moves"] == 10_000
+    # the stack is what a reload gives again
+    again = Session(variant, deal=7, steps=[Step.from_json(x.to_json()) for x in s.steps])
+    assert again.positions == s.positions and again.counts == s.counts
+    seen = []
+    while s.top.below is not None:
+        s.undo()
+        seen.append(s.position)
+    assert s.position == s.start and s.moves_count == 0
+    assert len(set(seen)) == len(seen)
+
+
+def test_a_loop_after_a_move_is_folded_into_that_move() -> None:
+    """Draws that come back to the cards a move left: one undo takes back the
+    move and the loop, and the answer names the move taken back."""
+    s = Session("klondike-3", deal=5)
+    move = Move(T[2], T[4])
+    s.move(move)
+    after_move = s.position
+    for _ in range(9):  # 24 cards, three at a time: 8 draws and the recycle
+        s.draw()
+    assert _cards(s.position) == _cards(after_move) and s.position.recycles == 1
+    assert s.moves_count == 10 and len(s.steps) == 1
+    assert s.steps[0] == Step("move", (move,), loops=1, turns=9)
+    assert s.last is not None and s.last.type == "recycle"
+    s.undo()
+    assert s.position == s.start and s.moves_count == 0
+    assert s.last is not None and s.last.to_json() == {
+        "type": "undo",
+        "kind": "move",
+        "moves": [move.to_json()],
+    }
+
+
+def test_a_loop_from_the_deal_is_a_step_of_its_own() -> None:
+    s = Session("klondike-1", deal=11)
+    for _ in range(25):
+        s.draw()
+    assert s.steps == [Step("loop", (), loops=1, turns=25)]
+    assert s.steps[0].to_json() == {"kind": "loop", "moves": [], "loops": 1, "turns": 25}
+    s.undo()
+    assert s.position == s.start and s.moves_count == 0
+    assert s.last is not None and s.last.to_json() == {"type": "undo", "kind": "loop", "moves": []}
+
+
+def test_loops_after_a_restart_and_from_a_custom_start_keep_their_counts() -> None:
+    s = Session("klondike-1", start_text=KLONDIKE_OPEN)  # 9 cards, recycled once
+    s.draw()
+    s.restart()
+    for _ in range(20):  # two loops of ten turns
+        s.draw()
+    assert s.position == replace(s.start, recycles=3) and s.moves_count == 20
+    assert s.steps[-1] == Step("restart", loops=2, turns=20)
+    again = Session("klondike-1", start_text=KLONDIKE_OPEN, steps=s.steps)
+    assert again.positions == s.positions and again.counts == s.counts
+    s.undo()
+    assert s.moves_count == 1 and len(s.position.waste) == 1
+
+
+def test_steps_with_loops_round_trip_and_bad_counts_are_refused() -> None:
+    for step in (Step("move", (Move(STOCK, WASTE, 3),), 2, 18), Step("loop", (), 1, 9)):
+        assert Step.from_json(step.to_json()) == step
+    # a step written before loops were cut reads as one without them
+    assert Step.from_json({"kind": "move", "moves": [["stock", "waste", 1]]}).loops == 0
+    for bad in (
+        {"kind": "loop", "moves": []},
+        {"kind": "loop", "moves": [["stock", "waste", 1]], "loops": 1, "turns": 1},
+        {"kind": "move", "moves": [["stock", "waste", 1]], "loops": -1, "turns": 1},
+        {"kind": "move", "moves": [["stock", "waste", 1]], "loops": 1, "turns": 0},
+        {"kind": "move", "moves": [["stock", "waste", 1]], "loops": "1", "turns": 1},
+        {"kind": "move", "moves": [["stock", "waste", 1]], "loops": True, "turns": 1},
+    ):
+        with pytest.raises(ValueError):
+            Step.from_json(bad)
+
+
+def test_a_hint_still_sees_the_loops_cut_from_the_stack() -> None:
+    """What a hint is told the game has been in once and twice is what it
+    was told before loops were cut: a loop played twice is not led into
+    again."""
+    for loops in range(1, 5):
+        s = Session("klondike-3", deal=5)
+        s.move(Move(T[2], T[4]))
+        s.draw()
+        played = s.positions
+        for _ in range(9 * loops):
+            s.draw()
+            played.append(s.position)
+        assert len(s.steps) == 2
+        assert _once_and_twice(s.visited) == _once_and_twice(played)
+
+
+def test_a_full_stack_refuses_to_grow_and_still_undoes() -> None:
+    # a move to a free cell and back between cells, over and over
+    there = Step("move", (Move(C[0], C[1]),))
+    back = Step("move", (Move(C[1], C[0]),))
+    steps = [Step("move", (Move(T[0], C[0]),))]
+    steps += [there if i % 2 == 0 else back for i in range(MAX_UNDO_STEPS - 1)]
+    s = Session("freecell", deal=1, steps=steps)
+    assert s.top.depth == MAX_UNDO_STEPS
+    before = (s.position, s.moves_count)
+    for act in (lambda: s.move(s.legal_moves()[0]), s.restart):
+        with pytest.raises(ActionError) as err:
+            act()
+        assert err.value.code == "history_full" and err.value.params == {"limit": MAX_UNDO_STEPS}
+        assert (s.position, s.moves_count) == before
+    s.undo()
+    s.move(s.legal_moves()[0])
+    assert s.top.depth == MAX_UNDO_STEPS
+    # at the limit a stock turn that closes a loop shortens the stack (a
+    # stack stored before loops were cut keeps every turn)
+    k = Session("klondike-3", deal=5)
+    pos, turns = k.position, []
+    for _ in range(MAX_UNDO_STEPS):
+        turn = next(m for m in k.rules.legal_moves(pos) if STOCK in (m.src, m.dst))
+        turns.append(Step("move", (turn,)))
+        pos = k.rules.play(pos, turn)
+    full = Session("klondike-3", deal=5, steps=turns)
+    assert full.top.depth == MAX_UNDO_STEPS
+    full.draw()
+    assert full.top.depth < MAX_UNDO_STEPS and full.moves_count == MAX_UNDO_STEPS + 1
+
+
+_OPEN_3 = KLONDIKE_OPEN.replace("Recycles: 1", "Recycles: 0")
+
+_ACTIONS = st.one_of(
+    st.tuples(st.just("draw"), st.integers(1, 60)),
+    st.tuples(st.just("move"), st.integers(0, 50)),
+    st.tuples(st.just("undo"), st.integers(1, 12)),
+    st.tuples(st.just("restart"), st.just(0)),
+)
+
+
+@given(
+    st.sampled_from(["klondike-1", "klondike-3"]),
+    st.one_of(st.integers(1, 32000), st.just(_OPEN_3)),
+    st.lists(_ACTIONS, max_size=40),
+)
+def test_undo_after_loops_are_cut_restores_exactly_what_was_played(
+    variant: str, start: int | str, actions: list[tuple[str, int]]
+) -> None:
+    """Runs of draws among moves, undos and restarts, against the game as
+    played (every position kept): each action shows what it shows without
+    cutting; each undo lands exactly on a position played, skipping at most
+    a pure loop of stock turns that came back to the cards it leaves; the
+    stack keeps no such loop, replays to itself from its JSON, and a hint
+    is told the same positions once and twice."""
+    s: Session[KlondikePosition] = (
+        Session(variant, deal=start)
+        if isinstance(start, int)
+        else Session(variant, start_text=start)
+    )
+    played = [(s.position, s.moves_count)]  # the stack as played, nothing cut
+    at = {s.top: 0}  # each frame's place in it
+    for kind, n in actions:
+        for _ in range(n if kind in ("draw", "undo") else 1):
+            try:
+                if kind == "draw":
+                    s.draw()
+                elif kind == "move":
+                    moves = [m for m in s.legal_moves() if not Step("move", (m,)).stock_turn]
+                    if not moves:
+                        break
+                    s.move(moves[n % len(moves)])
+                elif kind == "restart":
+                    s.restart()
+                else:
+                    undone, top = s.top.step, at[s.top]
+                    s.undo()
+                    back = at[s.top]
+                    assert undone is not None
+                    if undone.loops:
+                        # the loop starts where the step left (a loop step:
+                        # on the frame below) and ends on the same cards
+                        first = back if undone.kind == "loop" else back + 1
+                        loop = [p for p, _ in played[first : top + 1]]
+                        assert _cards(loop[0]) == _cards(loop[-1])
+                        assert all(map(_turned, loop, loop[1:]))
+                    else:
+                        assert top == back + 1
+                    del played[back + 1 :]
+                    assert (s.position, s.moves_count) == played[-1]
+                    continue
+            except ActionError:
+                break
+            played.append((s.position, s.moves_count))
+            at[s.top] = len(played) - 1
+    frames = s.top.frames()
+    assert [at[f] for f in frames] == sorted(at[f] for f in frames)
+    # a loop folded into a move still leaves a position of its own (two
+    # restarts in a row leave the same one, as ever)
+    for f in frames[1:]:
+        assert f.below is not None and f.step is not None
+        assert f.position != f.below.position or f.step.kind == "restart"
+    # no loop left: the cards of a run of stock turns never come back
+    run: list[KlondikePosition] = []
+    for f in frames:
+        run = [*run, f.position] if f.step is not None and f.step.stock_turn else [f.position]
+        assert len({_cards(p) for p in run}) == len(run) < 2 * LOOP_TURNS
+    steps = [Step.from_json(x.to_json()) for x in s.steps]
+    again = Session(variant, deal=s.deal, start_text=s.start_text, steps=steps)
+    assert again.positions == s.positions and again.counts == s.counts
+    assert _once_and_twice(s.visited) == _once_and_twice([p for p, _ in played])
+    while s.top.below is not None:
+        s.undo()
+        assert (s.position, s.moves_count) == played[at[s.top]]
+    assert s.position == s.start and s.moves_count == 0

@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from jielong.engine.rules.core import Move, Pile
-from jielong.session import Session, Step
+from jielong.session import MAX_UNDO_STEPS, Session, Step
 from jielong.store import StaleVersion, Store, new_game_id, normalise_url
 from jielong.store.tables import game_steps, games, player_stats
 
@@ -141,14 +141,29 @@ def _statements(store: Store) -> Iterator[list[tuple[str, int]]]:
         del connections.cursor
 
 
+def _turns(session: Session, n: int) -> list[Step]:
+    """``n`` stock turns from the session's position, as steps (a stack
+    replayed from them keeps every one, as one written before pure loops of
+    stock turns were cut does)."""
+    rules, pos, steps = session.rules, session.position, []
+    for _ in range(n):
+        turn = next(m for m in rules.legal_moves(pos) if "stock" in (m.src.kind, m.dst.kind))
+        steps.append(Step("move", (turn,)))
+        pos = rules.play(pos, turn)
+    return steps
+
+
 def test_an_action_writes_the_same_whatever_the_games_length(store: Store) -> None:
-    """A draw at 10,000 draws into the game sends the database what a draw
-    at the second one does: the new step, not the whole history again; a
-    game read again at its version is not read step by step."""
-    short, long = Session("klondike-1", deal=5), Session("klondike-1", deal=5)
+    """A draw on a stack of the most steps a game keeps sends the database
+    what a draw at the second step does: the new step, not the whole history
+    again; a game read again at its version is not read step by step."""
+    short = Session("klondike-1", deal=5)
     short.draw()
-    for _ in range(10_000):
-        long.draw()
+    # 9,998 stock turns kept one by one, then a move of the tableau (legal
+    # from the deal on): the next draw brings back no cards below it
+    move = Step("move", (Move(Pile("tableau", 2), Pile("tableau", 4)),))
+    steps = [*_turns(Session("klondike-1", deal=5), MAX_UNDO_STEPS - 2), move]
+    long = Session("klondike-1", deal=5, steps=steps)
     records = [store.create(s, "player-hhhhhhhhhhhh", now=0) for s in (short, long)]
     sizes = []
     for record in records:
@@ -176,7 +191,7 @@ def test_an_action_writes_the_same_whatever_the_games_length(store: Store) -> No
         count = conn.execute(
             sa.select(sa.func.count()).where(game_steps.c.game == records[1].id)
         ).scalar()
-    assert count == 10_000
+    assert count == MAX_UNDO_STEPS - 1
 
 
 def _three_games_one_stale(store: Store) -> tuple[list[Any], Any]:
@@ -330,6 +345,33 @@ def test_another_process_reads_only_the_steps_pushed_since(store: Store) -> None
         assert theirs is not None and theirs.version == version
         assert theirs.session.positions == expected.positions
         assert theirs.session.steps == expected.steps
+    other.close()
+
+
+def test_a_loop_of_draws_is_stored_as_one_step_another_process_reads(store: Store) -> None:
+    """Draws that come back to the cards below them are cut from the stored
+    stack (their rows deleted, the step they came back to rewritten); a
+    store that read the game before reads the steps written since."""
+    other = Store(store.url)
+    record = store.create(Session("klondike-3", deal=5), "player-jjjjjjjjjjjj", now=0)
+    assert other.load(record.id) is not None
+    expected = Session("klondike-3", deal=5)
+    for version in range(1, 31):  # over three loops of nine turns
+        mine = store.load(record.id)
+        assert mine is not None
+        mine.session.draw()
+        expected.draw()
+        store.save(mine, version, now=version)
+        theirs = other.load(record.id)
+        assert theirs is not None and theirs.version == version + 1
+        assert theirs.session.positions == expected.positions
+        assert theirs.session.counts == expected.counts and theirs.session.steps == expected.steps
+        with store.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(game_steps.c.idx).where(game_steps.c.game == record.id)
+            ).scalars()
+            assert sorted(rows) == list(range(len(expected.steps)))
+    assert expected.moves_count == 30 and len(expected.steps) < 9
     other.close()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeVar
 
 from jielong.engine.cards import DECK
@@ -75,6 +75,8 @@ class Family(Generic[R, P]):
     """Whether a verdict sees cards the player does not (face down)."""
     recycles: Callable[[P], int] = field(default=lambda _position: 0)
     """How many times the stock was turned over."""
+    recycled: Callable[[P, int], P] = field(default=lambda position, _count: position)
+    """The same cards with the stock turned over that many times."""
 
 
 def _klondike_json(position: KlondikePosition) -> dict[str, object]:
@@ -165,6 +167,10 @@ def _klondike_recycles(position: KlondikePosition) -> int:
     return position.recycles
 
 
+def _klondike_recycled(position: KlondikePosition, count: int) -> KlondikePosition:
+    return position if position.recycles == count else replace(position, recycles=count)
+
+
 KLONDIKE: Family[Klondike, KlondikePosition] = Family(
     name="klondike",
     surveyed=False,
@@ -177,6 +183,7 @@ KLONDIKE: Family[Klondike, KlondikePosition] = Family(
     resume=_klondike_resume,
     thoughtful=_klondike_thoughtful,
     recycles=_klondike_recycles,
+    recycled=_klondike_recycled,
 )
 
 FREECELL: Family[FreeCell, FreeCellPosition] = Family(

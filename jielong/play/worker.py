@@ -222,7 +222,7 @@ class Engine:
             s.variant.id,
             s.position,
             deadline_seconds=HINT_SECONDS[s.variant.family],
-            seen=tuple(s.positions),
+            seen=tuple(s.visited),
             previous=previous,
             known_lost=s.deal is not None and is_unsolvable(s.variant.id, s.deal),
         )

@@ -44,7 +44,9 @@ games = sa.Table(
 )
 
 # the undo stack: step ``idx`` (0 = the first) of a game, pushed by the
-# action that made version ``pushed``; an undo deletes its row
+# action that made version ``pushed``; an undo deletes its row, and a draw
+# that closes a pure loop of stock turns the loop's rows (the step it came
+# back to is written again with the loop in it)
 game_steps = sa.Table(
     "game_steps",
     metadata,

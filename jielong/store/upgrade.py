@@ -11,6 +11,10 @@ the demo played counted as the player's.  A game now counts from its first
 move: the upgrade adds the ``moves`` and ``demo`` columns and takes the
 games never moved out of the counts (which demo played a game before is not
 known).
+
+A step's JSON may now carry ``loops`` and ``turns`` (a pure loop of stock
+turns cut from the stack) and be of kind ``loop``; a step stored before has
+neither and reads as it did, so there is nothing to upgrade.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ def local_hint(deadline_seconds: float, clock: Callable[[], float] = time.perf_c
             session.variant.id,
             session.position,
             deadline_seconds=deadline_seconds,
-            seen=tuple(session.positions),
+            seen=tuple(session.visited),
             previous=previous,
             known_lost=deal is not None and is_unsolvable(session.variant.id, deal),
             clock=clock,

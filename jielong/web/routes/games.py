@@ -402,7 +402,7 @@ async def hint(game_id: GameId, body: HintRequest, request: Request) -> dict[str
                 session.variant.id,
                 session.position,
                 moved_on,
-                seen=tuple(session.positions),
+                seen=tuple(session.visited),
                 known_lost=session.deal is not None
                 and is_unsolvable(session.variant.id, session.deal),
                 gave_up=request.is_disconnected,
