@@ -12,15 +12,17 @@ Bounded and derandomized: the same cases on every run.
 
 from __future__ import annotations
 
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
+from schemathesis.schemas import BaseSchema
 from schemathesis_hooks import positions
 
 from jielong.web.app import Settings, create_app
@@ -32,17 +34,36 @@ CONFIG = SchemathesisConfig.from_dict(
     {**_TOML, "hooks": str(ROOT / _TOML["hooks"])}, base_dir=str(ROOT)
 )
 
-# removed when the test process ends (the cases are listed when the module
-# is collected, so the app is made then)
-_TEMP = tempfile.TemporaryDirectory(prefix="jielong-fuzz-")
-_DB = Path(_TEMP.name) / "games.sqlite3"
-app = create_app(Settings(database=f"sqlite:///{_DB}", hint_workers=1, hint_seconds=0.5))
-# the document as the app makes it, without serving it: loading it through
-# the app started the app's life (hint workers, today's daily deals found by
-# solver runs) while the tests were still being collected
-schema = schemathesis.openapi.from_dict(app.openapi(), config=CONFIG)
-schema.app = app
-schema.location = "/openapi.json"
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    db = tmp_path_factory.mktemp("fuzz") / "games.sqlite3"
+    return create_app(Settings(database=f"sqlite:///{db}", hint_workers=1, hint_seconds=0.5))
+
+
+@pytest.fixture(scope="module")
+def api_schema(app: FastAPI) -> BaseSchema:
+    # the document as the app makes it, without serving it: loading it
+    # through the app would start the app's life (hint workers, today's
+    # daily deals found by solver runs)
+    loaded = schemathesis.openapi.from_dict(app.openapi(), config=CONFIG)
+    loaded.app = app
+    loaded.location = "/openapi.json"
+    return loaded
+
+
+# the cases are made when the tests run, not when they are collected (each
+# operation is a subtest of the one test)
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@pytest.fixture
+def subtest_names(request: pytest.FixtureRequest) -> None:
+    """The lazy loader names each operation's subtest through the node's
+    ``_nodeid``, an attribute pytest 9 no longer has."""
+    node: Any = request.node
+    node._nodeid = node.nodeid
+
 
 FUZZ = settings(
     deadline=None,
@@ -52,22 +73,20 @@ FUZZ = settings(
 )
 """Bounded and derandomized: the same cases on every run."""
 
-_games: list[str] = []
+
+@pytest.fixture(scope="module")
+def real_games(app: FastAPI) -> list[str]:
+    """Games that exist, for the cases that name one."""
+    bodies = (
+        {"variant": "klondike-3", "deal": 5},
+        {"variant": "freecell", "deal": 617},
+        {"variant": "kongdang", "daily": True},
+    )
+    with TestClient(app) as client:
+        return [client.post("/api/games", json=body).json()["id"] for body in bodies]
 
 
-def _real_games() -> list[str]:
-    if not _games:
-        with TestClient(app) as client:
-            for body in (
-                {"variant": "klondike-3", "deal": 5},
-                {"variant": "freecell", "deal": 617},
-                {"variant": "kongdang", "daily": True},
-            ):
-                _games.append(client.post("/api/games", json=body).json()["id"])
-    return _games
-
-
-def test_every_check_is_on() -> None:
+def test_every_check_is_on(api_schema: BaseSchema) -> None:
     """The runs below make every check the command line's ``--checks all``
     makes, with the repository's settings for them."""
     from schemathesis.checks import CHECKS, load_all_checks
@@ -75,9 +94,9 @@ def test_every_check_is_on() -> None:
     load_all_checks()
     names = set(CHECKS.get_all_names())
     assert {"negative_data_rejection", "positive_data_acceptance", "use_after_free"} <= names
-    for result in schema.get_all_operations():
+    for result in api_schema.get_all_operations():
         operation = result.ok()
-        config = schema.config.checks_config_for(operation=operation, phase=None)
+        config = api_schema.config.checks_config_for(operation=operation, phase=None)
         assert all(config.get_by_name(name=name).enabled for name in names), operation.label
 
 
@@ -85,23 +104,24 @@ def _exercise(case: Any) -> None:
     case.call_and_validate()
 
 
+@pytest.mark.usefixtures("subtest_names")
 @schema.parametrize()
 @settings(FUZZ, max_examples=25)
-def test_answers_keep_to_the_schema(case: Any) -> None:
+def test_answers_keep_to_the_schema(case: Any, real_games: list[str]) -> None:
     _exercise(case)
     if case.path_parameters and "game_id" in case.path_parameters:
-        for game_id in _real_games():
+        for game_id in real_games:
             case.path_parameters["game_id"] = game_id
             _exercise(case)
 
 
-def test_linked_games() -> None:
+def test_linked_games(api_schema: BaseSchema) -> None:
     """The stateful run: from a created game along the document's links."""
-    workflow = schema.as_state_machine()
+    workflow = api_schema.as_state_machine()
     workflow.run(settings=settings(FUZZ, max_examples=15, stateful_step_count=6))
 
 
-def test_generated_positions_are_playable() -> None:
+def test_generated_positions_are_playable(app: FastAPI) -> None:
     """The position strategy gives texts the API takes (else the document's
     position kind could never be tried)."""
     from hypothesis import given
