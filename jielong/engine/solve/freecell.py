@@ -24,14 +24,14 @@ times what the best of them needs rather than every budget in a row.
 The code lies in three modules of :mod:`jielong.engine.solve.searches`,
 compiled together by ``scripts/build_native.py``: ``freecell_state`` (the
 state and its successors), ``freecell_search`` (the searches and the
-portfolio) and ``freecell_line`` (lines on the real position).  This module exports their entry points, the compiled ones when
-they were built from these very sources.
+portfolio) and ``freecell_line`` (lines on the real position).  This module
+exports their entry points, the compiled ones when they were built from
+these very sources.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from jielong.engine import native
 from jielong.engine.solve.result import SolverError
@@ -86,7 +86,7 @@ ENTRY_POINTS = {
 }
 """Each entry point and the module that defines it."""
 
-PLAIN: dict[str, Callable[..., Any]] = {
+PLAIN: dict[str, Callable[..., object]] = {
     "solve": solve,
     "search": search,
     "prove": prove,

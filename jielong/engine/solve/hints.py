@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from jielong.engine.families import FAMILIES, KLONDIKE_SECONDS, HintAsk, family_of
 from jielong.engine.rules.core import Move, Rules
@@ -55,7 +55,7 @@ def full_line(family: str, hint: Hint) -> tuple[Move, ...]:
 
 
 def continue_line(
-    family: str, rules: Rules[Any], previous: tuple[Position, Hint], position: Position
+    family: str, rules: Rules[Position], previous: tuple[Position, Hint], position: Position
 ) -> Hint | None:
     """The rest of the previous hint's line when ``position`` lies on it
     (``previous``: the position that hint was for, and the hint), else

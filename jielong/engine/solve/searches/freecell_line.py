@@ -5,7 +5,7 @@ counted by hand."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from jielong.engine.rules.core import Move, Pile, cell, foundation, tableau
 from jielong.engine.rules.freecell import FreeCell, FreeCellPosition
@@ -152,7 +152,7 @@ def line_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) ->
     return out
 
 
-def replay_check(rules: Any, pos: Any, moves: Sequence[Move]) -> bool:
+def replay_check(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> bool:
     """True when the rules accept every move in the position it is played on
     and the last position is won.  (The rules' ``explain`` judges one move
     as their ``legal_moves`` list does, a property the suite tests, without

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Final
+from typing import Final
 
-from jielong.engine.rules.core import Move, Rules
+from jielong.engine.rules.core import Move
 from jielong.engine.rules.freecell import FreeCell, FreeCellPosition
 from jielong.engine.solve.result import SolverError, SolveResult
 from jielong.engine.solve.searches.freecell_line import line_moves, replay_check
@@ -345,8 +345,8 @@ def _portfolio(
 
 
 def solve(
-    rules: Rules[Any],
-    position: Any,
+    rules: object,
+    position: object,
     *,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
