@@ -17,7 +17,7 @@ import asyncio
 import functools
 import inspect
 import json
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, get_type_hints
 
@@ -58,7 +58,7 @@ async def json_body(request: Request, model: type[BaseModel], raw: bytes) -> Bas
             [{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}]
         )
     content_type = request.headers.get("content-type")
-    data: Any = raw  # not JSON: validated as bytes, and refused as FastAPI does
+    data: object = raw  # not JSON: validated as bytes, and refused as FastAPI does
     if content_type is not None and _is_json(content_type):
         try:
             data = orjson.loads(raw)
@@ -101,9 +101,7 @@ class JsonBodyRoute(APIRoute):
 
         return handle
 
-    def responder(
-        self, threads: Executor
-    ) -> Callable[[Request, bytes], Coroutine[Any, Any, Response]]:
+    def responder(self, threads: Executor) -> Callable[[Request, bytes], Awaitable[Response]]:
         """The answer to a request whose body has been read (the site's
         request layer reads it itself), the endpoint run in ``threads``."""
         endpoint = self.endpoint

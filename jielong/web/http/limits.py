@@ -17,7 +17,6 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -42,7 +41,7 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
     return replayed
 
 
-def error_body(scope: Scope, code: str, **params: Any) -> bytes:
+def error_body(scope: Scope, code: str, **params: object) -> bytes:
     """The JSON error shape, for answers given before the app is reached."""
     request = Request(scope)
     lang = negotiate(

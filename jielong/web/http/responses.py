@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import orjson
 from fastapi.responses import JSONResponse as _StdJSONResponse
 
@@ -14,7 +12,7 @@ class JSONResponse(_StdJSONResponse):
     integers past 64 bits, which Klondike deal numbers can be: those
     answers go through the standard encoder.)"""
 
-    def render(self, content: Any) -> bytes:
+    def render(self, content: object) -> bytes:
         try:
             return orjson.dumps(content)
         except TypeError:

@@ -31,12 +31,11 @@ import inspect
 import re
 import time
 from concurrent.futures import Executor
-from typing import Any
 
 from fastapi import FastAPI, Request
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, HTTPExceptionHandler, Message, Receive, Scope, Send
 
 from jielong.web.http import telemetry
 from jielong.web.http.fastbody import JsonBodyRoute
@@ -192,9 +191,9 @@ class Site:
         self.headers = SiteHeaderValues()
         self._routes = [_FastRoute(r, threads) for r in direct]
         self.requests = AddressRequests()
-        self._handlers: dict[type[BaseException], Any] | None = None
+        self._handlers: dict[type[BaseException], HTTPExceptionHandler] | None = None
 
-    def _handler(self, fastapi: FastAPI, exc: Exception) -> Any:
+    def _handler(self, fastapi: FastAPI, exc: Exception) -> HTTPExceptionHandler | None:
         if self._handlers is None:
             # as the framework's exception layer takes them: by class, 500s aside
             self._handlers = {
@@ -290,9 +289,8 @@ class Site:
             handler = self._handler(scope["app"], exc)
             if handler is None:
                 raise
-            response = handler(request, exc)
-            if inspect.isawaitable(response):
-                response = await response
+            answer = handler(request, exc)
+            response = await answer if inspect.isawaitable(answer) else answer
         if takes_gzip and len(response.body) >= GZIP_JSON_FROM:
             _compress(response)
         await response(scope, receive, send)

@@ -89,7 +89,7 @@ def label_of(scope: Scope) -> str | None:
     return label if isinstance(label, str) else None
 
 
-def _json(raw: bytes) -> dict[str, Any]:
+def _json(raw: bytes) -> dict[str, object]:
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -113,8 +113,8 @@ def _label(value: object) -> str:
     return value if isinstance(value, str) and _WORD.fullmatch(value) else "other"
 
 
-_per_route: dict[tuple[str, str, int], tuple[Any, Any]] = {}
-_actions: dict[tuple[str, str], Any] = {}
+_per_route: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
+_actions: dict[tuple[str, str], Counter] = {}
 
 
 def request_done(method: str, route: str, status: int, seconds: float) -> None:

@@ -10,7 +10,7 @@ it, and once, as any win.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -49,7 +49,7 @@ class GameRecordAnswer(BaseModel):
     deal: int | None
     start_text: str | None
     daily: str | None
-    steps: list[dict[str, Any]]
+    steps: list[dict[str, object]]
     elapsed_ms: int
     won_ms: int | None
     won_moves: int | None
@@ -64,7 +64,7 @@ class SyncRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: Version
-    actions: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_SYNC_ACTIONS)
+    actions: list[dict[str, object]] = Field(min_length=1, max_length=MAX_SYNC_ACTIONS)
     elapsed_ms: Annotated[int, Field(ge=0, le=2**53)] | None = None
 
 

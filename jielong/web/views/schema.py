@@ -313,12 +313,12 @@ class GameState(BaseModel):
     deal: int | None = Field(description="null for a game started from a position")
     deal_id: str | None
     daily: str | None = Field(description="the daily deal's date, YYYY-MM-DD")
-    position: dict[str, Any]
-    moves: list[dict[str, Any]] = Field(description="every legal move: {from, to, count}")
-    limits: Any = Field(description="the live run limits (FreeCell)")
-    counters: dict[str, Any]
-    flags: dict[str, Any]
-    last: Any = Field(description="what the last action did")
+    position: dict[str, object]
+    moves: list[dict[str, object]] = Field(description="every legal move: {from, to, count}")
+    limits: object = Field(description="the live run limits (FreeCell)")
+    counters: dict[str, object]
+    flags: dict[str, object]
+    last: object = Field(description="what the last action did")
     unsolvable: bool
     winnable: bool
 
