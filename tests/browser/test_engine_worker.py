@@ -80,6 +80,54 @@ def test_hints_demo_and_verdict_come_from_the_device(context: Any, server: Serve
     assert server.game(game)["counters"]["moves"] >= 3
 
 
+KEPT = """async () => {
+  const cache = await caches.open("jielong-engine-snapshot");
+  return (await cache.keys()).map((r) => r.url);
+}"""
+
+TIMINGS = "async () => (await import('/static/js/engine/client.js')).timings"
+
+
+def test_a_later_start_restores_the_engine_kept_on_the_device(context: Any, server: Server) -> None:
+    context.route(SOLVER_ROUTES, lambda route: route.abort())
+    page = page_of(context)
+    open_game(page, "/play/freecell?deal=3")
+    wait_engine(page)
+    assert page.evaluate(TIMINGS)["snapshot"] == "made"
+    # kept once compressed, after the engine said it was ready
+    for _ in range(600):
+        keys = page.evaluate(KEPT)
+        if keys:
+            break
+        page.wait_for_timeout(100)
+    (key,) = keys
+    manifest = server.api("GET", "/engine/manifest.json")[1]
+    assert key.endswith(f"/engine/snapshot/{manifest['version']}/{manifest['digest']}")
+
+    # the next start restores it, and the engine answers as before
+    page.reload()
+    wait_engine(page)
+    restored = page.evaluate(TIMINGS)
+    assert restored["snapshot"] == "restored"
+    page.keyboard.press("h")
+    page.locator("#hintbar .bar.info > span").first.wait_for()
+
+    # a kept memory that cannot be restored is dropped, and the engine starts as new
+    page.evaluate(
+        """async (key) => {
+          const cache = await caches.open("jielong-engine-snapshot");
+          const junk = new Blob([new Uint8Array(64)]).stream().pipeThrough(new CompressionStream("gzip"));
+          await cache.put(key, new Response(junk));
+        }""",
+        key,
+    )
+    page.reload()
+    wait_engine(page)
+    assert page.evaluate(TIMINGS)["snapshot"] == "made"
+    page.keyboard.press("h")
+    page.locator("#hintbar .bar.info > span").first.wait_for()
+
+
 def test_a_game_goes_on_offline_through_a_reload_and_reaches_the_server(
     browser: Any, server: Server
 ) -> None:

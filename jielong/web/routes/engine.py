@@ -32,7 +32,9 @@ def manifest() -> JSONResponse:
     body = {
         "available": installed,
         "runtime": f"/engine/runtime/{runtime.VERSION}/" if installed else None,
+        "version": runtime.VERSION,
         "package": f"/engine/package-{digest}.zip",
+        "digest": digest,
         "files": list(runtime.FILES),
     }
     return JSONResponse(body, headers={"Cache-Control": "no-cache"})

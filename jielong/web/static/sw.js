@@ -11,6 +11,8 @@ const CACHE = `jielong-shell-${VERSION}`;
 const SHELL_HEADER = "X-Shell-Version";
 // the engine's files are named by their version or digest: kept across shells
 const ENGINE_CACHE = "jielong-engine";
+// the engine's memory once started, kept by its worker (engine/worker.js)
+const SNAPSHOT_CACHE = "jielong-engine-snapshot";
 const ENGINE_MANIFEST = "/engine/manifest.json";
 
 // Set when a page arrives made for another shell (the site was upgraded):
@@ -33,7 +35,8 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const key of await caches.keys()) {
-        if (key.startsWith("jielong-") && key !== CACHE && key !== ENGINE_CACHE) await caches.delete(key);
+        const kept = [CACHE, ENGINE_CACHE, SNAPSHOT_CACHE];
+        if (key.startsWith("jielong-") && !kept.includes(key)) await caches.delete(key);
       }
       await self.clients.claim();
     })(),
