@@ -13,7 +13,7 @@ let readyResolve = null;
 const readyPromise = new Promise((resolve) => {
   readyResolve = resolve;
 });
-export const timings = { bootMs: null, runtimeMs: null };
+export const timings = { bootMs: null, runtimeMs: null, snapshot: null };
 
 export function supported() {
   return typeof Worker === "function" && typeof WebAssembly === "object";
@@ -54,6 +54,8 @@ export function start() {
       state = data.ready ? "ready" : "failed";
       timings.bootMs = data.ms ?? null;
       timings.runtimeMs = data.runtimeMs ?? null;
+      // "made" on a first start, "restored" when the kept memory was used
+      timings.snapshot = data.snapshot ?? null;
       document.documentElement.dataset.engine = state;
       readyResolve(data.ready);
       if (data.ready) keepForOffline();
@@ -93,12 +95,18 @@ async function keepForOffline() {
   }
 }
 
-// Starts the engine after the first paint, when the browser has time.
+// Starts the engine once the page has loaded and settled (its download and
+// start would otherwise share a phone's network and processor with the
+// page's own first paint), when the browser has time; at once on the
+// player's first input, which may well be a hint.
+export const SETTLE_MS = 4000;
 export function startWhenIdle() {
   if (navigator.connection?.saveData) return; // the first hint starts it
   const go = () => start();
-  if ("requestIdleCallback" in window) requestIdleCallback(go, { timeout: 3000 });
-  else setTimeout(go, 1500);
+  const later = () => setTimeout(() => ("requestIdleCallback" in window ? requestIdleCallback(go, { timeout: 3000 }) : go()), SETTLE_MS);
+  if (document.readyState === "complete") later();
+  else window.addEventListener("load", later, { once: true });
+  for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, go, { once: true, passive: true });
 }
 
 // One request to the engine: {status, body} as the server would answer.
