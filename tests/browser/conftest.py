@@ -4,6 +4,7 @@ temporary SQLite database, a free port) and one Chromium for the session."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,8 @@ PHONE = {
     "device_scale_factor": 2,
 }
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+ENGINE_FILES = re.compile(r"^https?://[^/]+/engine/")
+"""The engine's runtime and package (not the page's own engine/ scripts)."""
 
 
 class Server:
@@ -82,6 +85,10 @@ def device(request: pytest.FixtureRequest) -> str:
 def page(browser: Any, server: Server, device: str) -> Iterator[Any]:
     options = dict(PHONE if device == "phone" else DESKTOP)
     context = browser.new_context(base_url=server.base, locale="zh-TW", **options)
+    # the engine on the device has tests of its own (test_engine_worker.py):
+    # here every answer comes from the server, as for a browser that cannot
+    # start it, and no page spends the machine's processors starting it
+    context.route(ENGINE_FILES, lambda route: route.abort())
     pg = context.new_page()
     pg.set_default_timeout(10_000)
     errors: list[str] = []
