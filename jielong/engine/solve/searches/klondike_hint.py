@@ -20,6 +20,7 @@ from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve.result import CarriedDeal, Hint, SolverBug
 from jielong.engine.solve.searches.klondike_relax import hopeless
 from jielong.engine.solve.searches.klondike_sample import (
+    Weighing,
     carry_after,
     priority,
     ranked,
@@ -235,62 +236,21 @@ def hint(
     fresh = [m for m in legal if keys[m] not in avoid]
     # in the order that settles ties between moves that win as many deals
     candidates = sorted(fresh or legal, key=lambda m: priority(position, m))
-    samples = decided = 0
-    chance = None
+    sampling_ends = start + max_seconds * SAMPLE_SHARE
     turn = first_pass_turn(rules.draw, vis, stock_known, candidates)
     if turn is not None:
         # turning the stock to its end and over again brings this very
         # position back: seeing the unseen stock first costs nothing and
         # every later choice is made knowing it
-        weighing = weigh(
-            rules,
-            position,
-            [turn],
-            deadline=start + max_seconds * SAMPLE_SHARE,
-            samples=PASS_SAMPLES,
-            clock=clock,
-            carried=carried,
-        )
-        samples = len(weighing.roots)
-        return Hint(
-            "likely",
-            turn,
-            _turns_to_the_end(rules, position),
-            "first_pass",
-            win_chance=weighing.won_share() if samples else None,
-            samples=samples,
-            decided=weighing.decided(),
-            carry=carry_after(weighing, 0, rules.draw),
-        )
+        return _first_pass_hint(rules, position, turn, sampling_ends, clock, carried)
+    weighing = None
     if not known:
         weighing = weigh(
-            rules,
-            position,
-            candidates,
-            deadline=start + max_seconds * SAMPLE_SHARE,
-            clock=clock,
-            carried=carried,
+            rules, position, candidates, deadline=sampling_ends, clock=clock, carried=carried
         )
-        samples = len(weighing.roots)
-        decided = weighing.decided()
-        chance = weighing.won_share() if samples else None
-        order = ranked(weighing)
-        if order:
-            best = order[0]
-            move = candidates[best]
-            carry = carry_after(weighing, best, rules.draw)
-            others = tuple((candidates[i], *weighed(weighing, i)) for i in order[1 : OTHERS + 1])
-            return Hint(
-                "likely",
-                move,
-                (move,),
-                "sampling",
-                win_chance=chance,
-                samples=samples,
-                decided=decided,
-                others=others,
-                carry=carry,
-            )
+        sampled = _sampled_hint(weighing, candidates, rules.draw)
+        if sampled is not None:
+            return sampled
     verdict, line = _progress_search(
         vis, rules.draw, stock_known, start + max_seconds, clock, foundation_record(avoid)
     )
@@ -298,6 +258,82 @@ def hint(
         return Hint("no_progress", source="own", win_chance=0.0)
     if lost_every_way(vis, rules.draw, start + max_seconds, clock):
         return Hint("unsolvable", source="own", win_chance=0.0)
+    return _heuristic_hint(rules, position, vis, line, every, candidates, weighing)
+
+
+def _first_pass_hint(
+    rules: Klondike,
+    position: KlondikePosition,
+    turn: Move,
+    deadline: float,
+    clock: Callable[[], float],
+    carried: tuple[CarriedDeal, ...],
+) -> Hint:
+    """The stock turned while it holds cards never seen
+    (:func:`first_pass_turn`), with the chance to win from
+    :data:`PASS_SAMPLES` deals."""
+    weighing = weigh(
+        rules,
+        position,
+        [turn],
+        deadline=deadline,
+        samples=PASS_SAMPLES,
+        clock=clock,
+        carried=carried,
+    )
+    samples = len(weighing.roots)
+    return Hint(
+        "likely",
+        turn,
+        _turns_to_the_end(rules, position),
+        "first_pass",
+        win_chance=weighing.won_share() if samples else None,
+        samples=samples,
+        decided=weighing.decided(),
+        carry=carry_after(weighing, 0, rules.draw),
+    )
+
+
+def _sampled_hint(weighing: Weighing, candidates: list[Move], draw: int) -> Hint | None:
+    """The candidate that won the most deals, and the next best beside it;
+    ``None`` when none won any."""
+    order = ranked(weighing)
+    if not order:
+        return None
+    best = order[0]
+    move = candidates[best]
+    samples = len(weighing.roots)
+    return Hint(
+        "likely",
+        move,
+        (move,),
+        "sampling",
+        win_chance=weighing.won_share() if samples else None,
+        samples=samples,
+        decided=weighing.decided(),
+        others=tuple((candidates[i], *weighed(weighing, i)) for i in order[1 : OTHERS + 1]),
+        carry=carry_after(weighing, best, draw),
+    )
+
+
+def _heuristic_hint(
+    rules: Klondike,
+    position: KlondikePosition,
+    vis: State,
+    line: list[Action],
+    every: list[Move],
+    candidates: list[Move],
+    weighing: Weighing | None,
+) -> Hint:
+    """The first move of the shortest ``line`` to progress when it is a
+    candidate, else the most natural candidate, with the chance to win the
+    sampled deals gave (none when there were none)."""
+    samples = decided = 0
+    chance = None
+    if weighing is not None:
+        samples = len(weighing.roots)
+        decided = weighing.decided()
+        chance = weighing.won_share() if samples else None
     if line:
         moves, _ = replay_actions(rules, position, vis, line)
         if not moves or moves[0] not in every:

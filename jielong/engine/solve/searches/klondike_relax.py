@@ -32,17 +32,12 @@ def _children_of(cards: int) -> int:
     return black_ranks << 1 | black_ranks << 2 | red_ranks | red_ranks << 3
 
 
-def hopeless(st: State, draw: int) -> bool:
-    """True when the relaxation of the module notes shows that some card can
-    never reach its foundation (a proof that ``st`` cannot be won).
-
-    Each fact is a set of cards (:func:`_children_of`); every round applies
-    every rule once to all cards, until nothing changes (the least fixpoint)."""
-    piles, hidden, found, talon, p = st
-    home = _HOME_BITS[0][found[0]] | _HOME_BITS[1][found[1]]
-    home |= _HOME_BITS[2][found[2]] | _HOME_BITS[3][found[3]]
-    if home == _FULL:
-        return False
+def _tableau(
+    piles: tuple[bytes, ...], hidden: tuple[int, ...]
+) -> tuple[list[int], list[int], list[int], int, int]:
+    """The tableau as card sets: the card each card lies on, each pile's
+    bottom card (0 for an empty pile) and its cards, the pile's last cards
+    (uncovered) and the face-up ones."""
     bit = _BIT
     under = [0] * 52  # the card each tableau card lies on
     bottoms = [0] * PILES  # each pile's bottom card, or 0
@@ -64,6 +59,13 @@ def hopeless(st: State, draw: int) -> bool:
         pile_bits[i] = cards
         face_up |= cards & ~down
         uncovered |= below
+    return under, bottoms, pile_bits, uncovered, face_up
+
+
+def _talon(talon: bytes, p: int, draw: int) -> tuple[list[int], list[int], int]:
+    """The talon as card sets: the cards from each position on, each card's
+    position, and the waste tops draws and recycles reach now."""
+    bit = _BIT
     n = len(talon)
     after = [0] * (n + 1)  # after[t]: the talon cards from position t on
     place = [0] * 52
@@ -73,6 +75,24 @@ def hopeless(st: State, draw: int) -> bool:
     shown = 0
     for q in reach_list(p, n, draw):
         shown |= bit[talon[q - 1]]
+    return after, place, shown
+
+
+def hopeless(st: State, draw: int) -> bool:
+    """True when the relaxation of the module notes shows that some card can
+    never reach its foundation (a proof that ``st`` cannot be won).
+
+    Each fact is a set of cards (:func:`_children_of`); every round applies
+    every rule once to all cards, until nothing changes (the least fixpoint)."""
+    piles, hidden, found, talon, p = st
+    home = _HOME_BITS[0][found[0]] | _HOME_BITS[1][found[1]]
+    home |= _HOME_BITS[2][found[2]] | _HOME_BITS[3][found[3]]
+    if home == _FULL:
+        return False
+    bit = _BIT
+    under, bottoms, pile_bits, uncovered, face_up = _tableau(piles, hidden)
+    n = len(talon)
+    after, place, shown = _talon(talon, p, draw)
     leave = top = played = 0
     while True:
         # piles that can be emptied, and where kings can go

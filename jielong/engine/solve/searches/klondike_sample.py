@@ -257,18 +257,31 @@ def weigh(
     if w.plan < 0:
         _new_plan(w, starts, draw, nodes, stock_known, deadline, clock)
     w.margin = sum(1 for r in w.roots if r == WON) // PLAN_MARGIN
-    # A move that can be taken back at once wins every deal the deal's own
-    # line wins (that move, its reverse, then the line), but learns nothing:
-    # the same choice comes back after it.  Such a move counts the deals
-    # whose lines start with it, and all of them only when it is the plan;
-    # else a follower would put the choice off for ever.
-    for i, code in enumerate(codes):
+    _take_back(w, vis)
+    _branch_and_bound(w, draw, nodes, deadline, clock)
+    return w
+
+
+def _take_back(w: Weighing, vis: State) -> None:
+    """A move that can be taken back at once wins every deal the deal's own
+    line wins (that move, its reverse, then the line), but learns nothing:
+    the same choice comes back after it.  Such a move counts the deals
+    whose lines start with it, and all of them only when it is the plan;
+    else a follower would put the choice off for ever."""
+    for i, code in enumerate(w.codes):
         if w.todo[i] and reversible(vis, code):
             if i == w.plan:
                 w.wins[i] += len(w.todo[i])
             w.todo[i] = []
-    # branch and bound: solve after a move only while it could still lead
-    # (ties as :func:`_rank` orders them)
+
+
+def _branch_and_bound(
+    w: Weighing, draw: int, nodes: int, deadline: float, clock: Callable[[], float]
+) -> None:
+    """Deals solved after a move, only while that move could still lead
+    (ties as :func:`_rank` orders them), until ``clock()`` passes
+    ``deadline``."""
+    codes, deals = w.codes, w.deals
     while clock() <= deadline:
         lead = max(range(len(codes)), key=lambda i: _rank(w, i, w.wins[i]))
         top = _rank(w, lead, w.wins[lead])
@@ -289,7 +302,6 @@ def weigh(
         w.open_solves += status == OPEN
         if status == WON:
             w.wins[best] += 1
-    return w
 
 
 SEGMENT_HORIZON = 10
