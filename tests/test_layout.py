@@ -309,3 +309,76 @@ def test_imports_are_recognised(source: str, expected: str) -> None:
     visitor.visit(ast.parse(source))
     names = [_resolve(name, _modules()) for name, _, _ in visitor.found]
     assert names == [expected]
+
+
+# -- sizes ---------------------------------------------------------------------
+
+MODULE_LINES = 500
+"""Lines of a module at most."""
+FOLDER_MODULES = 15
+"""Modules in one folder at most (``__init__.py`` included)."""
+FUNCTION_LINES = 80
+"""Lines of a function at most, from its ``def`` to its last line."""
+
+LONG_MODULES = {"jielong/session.py"}
+"""Modules still over :data:`MODULE_LINES`, each to be split; one that is no
+longer long must leave this list, so that it only shrinks."""
+
+
+def _relative(path: Path) -> str:
+    return path.relative_to(PACKAGE.parent).as_posix()
+
+
+def module_lines() -> dict[str, int]:
+    return {
+        _relative(p): len(p.read_text(encoding="utf-8").splitlines()) for p in _modules().values()
+    }
+
+
+def folder_modules() -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for path in _modules().values():
+        folder = _relative(path.parent)
+        counts[folder] = counts.get(folder, 0) + 1
+    return counts
+
+
+def function_lines(source: str) -> dict[str, int]:
+    """Every function's and method's length by name (nested ones too)."""
+    lengths: dict[str, int] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            end = node.end_lineno or node.lineno
+            lengths[f"{node.name}:{node.lineno}"] = end - node.lineno + 1
+    return lengths
+
+
+def test_no_module_is_too_long() -> None:
+    lines = module_lines()
+    long = {m for m, n in lines.items() if n > MODULE_LINES}
+    assert sorted(long - LONG_MODULES) == []
+    assert sorted(LONG_MODULES - long) == [], "no longer long: take it off LONG_MODULES"
+
+
+def test_no_folder_holds_too_many_modules() -> None:
+    crowded = {f: n for f, n in folder_modules().items() if n > FOLDER_MODULES}
+    assert crowded == {}
+
+
+def test_no_function_is_too_long() -> None:
+    long = [
+        f"{_relative(path)}:{name} ({n} lines)"
+        for path in _modules().values()
+        for name, n in function_lines(path.read_text(encoding="utf-8")).items()
+        if n > FUNCTION_LINES
+    ]
+    assert long == []
+
+
+def test_the_size_checks_count_what_they_say() -> None:
+    source = (
+        "def f():\n    x = 1\n\n    return x\n\n\nclass C:\n    async def g(self):\n        pass\n"
+    )
+    assert function_lines(source) == {"f:1": 4, "g:8": 2}
+    assert module_lines()["jielong/engine/solve/searches/klondike_sample.py"] > 100
+    assert folder_modules()["jielong/engine/solve"] >= 2
