@@ -116,7 +116,8 @@ def test_a_later_start_restores_the_engine_kept_on_the_device(context: Any, serv
     page.evaluate(
         """async (key) => {
           const cache = await caches.open("jielong-engine-snapshot");
-          const junk = new Blob([new Uint8Array(64)]).stream().pipeThrough(new CompressionStream("gzip"));
+          const zeros = new Blob([new Uint8Array(64)]).stream();
+          const junk = zeros.pipeThrough(new CompressionStream("gzip"));
           await cache.put(key, new Response(junk));
         }""",
         key,
