@@ -68,7 +68,8 @@ def test_the_package_holds_the_engine_and_nothing_of_the_server() -> None:
     assert digest == hashlib.sha256(data).hexdigest()[:16]
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert "jielong/engine/rules/core.py" in names
-    assert "jielong/play/worker.py" in names and "jielong/session.py" in names
+    assert "jielong/play/worker.py" in names and "jielong/session/__init__.py" in names
+    assert "jielong/session/game.py" in names and "jielong/session/history.py" in names
     assert "jielong/engine/data/unsolvable-freecell.txt" in names
     assert "jielong/web/i18n/api.en.json" in names
     assert not [n for n in names if "/store/" in n or "/routes/" in n or "_native_" in n]

@@ -191,7 +191,7 @@ def test_the_graph_is_read() -> None:
     # the check below means something only if it sees the imports
     edges = {(e.source, e.target) for e in import_edges()}
     assert ("jielong.engine.rules.freecell", "jielong.engine.shuffles") in edges
-    assert ("jielong.session", "jielong.engine.rules.core") in edges
+    assert ("jielong.session.game", "jielong.engine.rules.core") in edges
     assert ("jielong.web.app", "jielong.store") in edges
 
 
@@ -320,7 +320,7 @@ FOLDER_MODULES = 15
 FUNCTION_LINES = 80
 """Lines of a function at most, from its ``def`` to its last line."""
 
-LONG_MODULES = {"jielong/session.py"}
+LONG_MODULES: set[str] = set()
 """Modules still over :data:`MODULE_LINES`, each to be split; one that is no
 longer long must leave this list, so that it only shrinks."""
 

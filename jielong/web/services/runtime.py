@@ -219,7 +219,7 @@ def install(directory: Path | None = None) -> Path:
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
 """The ``jielong`` package's folder."""
-BROWSER_PARTS = ("engine", "play", "session.py", "__init__.py", "web/__init__.py", "web/i18n")
+BROWSER_PARTS = ("engine", "play", "session", "__init__.py", "web/__init__.py", "web/i18n")
 """What the worker imports: the engine, the session, the player's view of a
 game, and the message catalogues its refusals are worded from."""
 

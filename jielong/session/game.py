@@ -1,17 +1,9 @@
 """A game being played: its deal, the stack of undo steps, counters and clock.
 
 The game is kept as the deal (or a custom start position) plus the list of
-undo steps currently on the stack; positions are replayed from the start, so
-what is saved is small explicit JSON and undo is exact.
-
-Klondike's stock can be turned for ever.  A run of stock turns that brings
-back the cards of a frame below it (a pure loop: nothing but the stock and
-waste moved, and the recycle count grew) is cut from the stack: that frame
-takes the loop into its step (``loops`` recycles, ``turns`` moves counted),
-with the position and count the loop ended on (a loop back to the start's
-cards is a ``loop`` step of its own).  Undo then skips the loop and goes on
-through the positions before it; everything an action shows is as without
-the cut.  A game's stack holds at most :data:`MAX_UNDO_STEPS` steps.
+undo steps currently on the stack (:mod:`jielong.session.history`);
+positions are replayed from the start, so what is saved is small explicit
+JSON and undo is exact.
 
 Move counting: a move of any length is one move; free cell to
 free cell counts nothing; a Klondike draw or recycle is one move; an
@@ -26,45 +18,26 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, get_args
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, get_args
 
 from jielong.engine.catalogue import check_deal_number
 from jielong.engine.families import Family, family_of
-from jielong.engine.rules.core import Illegal, Move, Pile, Rules
-from jielong.engine.rules.registry import Position, rules_for
+from jielong.engine.rules.core import Illegal, Move, Rules
+from jielong.engine.rules.registry import rules_for
 from jielong.engine.rules.variants import Variant, get_variant
+from jielong.session.history import (
+    MAX_UNDO_STEPS,
+    Frame,
+    P,
+    Step,
+    StepKind,
+    cut_loop,
+    visited_positions,
+)
 
-if TYPE_CHECKING:
-    # a default for the type checker only: the session runs on the standard
-    # library alone (the browser's worker too), whose TypeVar has none before 3.13
-    from typing_extensions import TypeVar as DefaultTypeVar
-
-    P = DefaultTypeVar("P", default=Position)
-else:
-    P = TypeVar("P")
-"""The position type of a session; a session made from a variant's id
-(whose rules the registry picks at run time) holds either family's,
-``Session[Position]``."""
-
-StepKind = Literal["move", "auto", "collect", "restart", "loop"]
-STEP_KINDS: tuple[StepKind, ...] = ("move", "auto", "collect", "restart", "loop")
 MAX_RUN_STEPS = 200
 """More single-card steps than any run through free cells and empty columns needs."""
-
-LOOP_TURNS = 53
-"""The most stock turns in one pure loop: 52 cards turned one at a time and
-the recycle (a dealt game's 24 cards of stock and waste take 25 turns at
-most)."""
-
-MAX_UNDO_STEPS = 10_000
-"""The most steps a game's undo stack keeps; an action that would push one
-more is refused (``history_full``), undo never is.  With pure loops of stock
-turns cut, a run of stock turns on the stack is under two loops long, and a
-game keeps a few hundred steps (a hint follower's wins take 291 moves at the
-median in draw 1, 182 in draw 3, 93 in FreeCell): 10,000 is over thirty such
-games played again by restarts, and about 1.6 MB in SQLite."""
 
 # Draws without reaching a foundation before the finishing simulation gives up:
 # two full passes of a 24-card stock turned one card at a time.
@@ -87,69 +60,6 @@ class IllegalAction(ActionError):
         super().__init__("illegal_move", reason=reason.value, **details)
         self.reason = reason
         self.details = details
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One undo step: the moves it played (none for a restart), then the
-    pure loops of stock turns cut from the stack after them: ``loops``
-    recycles and ``turns`` moves counted.  A ``loop`` step is such loops
-    alone, on the start's own cards."""
-
-    kind: StepKind
-    moves: tuple[Move, ...] = ()
-    loops: int = 0
-    turns: int = 0
-
-    def counted(self) -> int:
-        """Moves this step adds to the move counter (a restart's count is
-        its loops' turns alone)."""
-        return self._own_count() + self.turns
-
-    def _own_count(self) -> int:
-        if self.kind == "collect":
-            return len(self.moves)
-        if self.kind in ("restart", "loop"):
-            return 0
-        if len(self.moves) > 1:
-            return 1  # a run played by its steps
-        src, dst, _ = self.moves[0]
-        return 0 if src.kind == "cell" and dst.kind == "cell" else 1
-
-    @property
-    def stock_turn(self) -> bool:
-        """Whether the step's one move is a draw or a recycle."""
-        return len(self.moves) == 1 and "stock" in (self.moves[0].src.kind, self.moves[0].dst.kind)
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "kind": self.kind,
-            "moves": [[str(m.src), str(m.dst), m.count] for m in self.moves],
-        }
-        if self.loops:
-            out["loops"], out["turns"] = self.loops, self.turns
-        return out
-
-    @classmethod
-    def from_json(cls, data: object) -> Step:
-        if not isinstance(data, dict) or data.get("kind") not in STEP_KINDS:
-            raise ValueError(f"not a step: {data!r}")
-        moves = tuple(Move(_pile(src), _pile(dst), int(count)) for src, dst, count in data["moves"])
-        loops, turns = data.get("loops", 0), data.get("turns", 0)
-        step = cls(data["kind"], moves, loops, turns)
-        counts = all(type(n) is int and n >= 0 for n in (loops, turns)) and (loops > 0) == (
-            turns > 0
-        )
-        bare = step.kind in ("restart", "loop")
-        if not counts or bare != (not moves) or (step.kind == "loop" and not loops):
-            raise ValueError(f"not a step: {data!r}")
-        return step
-
-
-@lru_cache(maxsize=64)
-def _pile(text: str) -> Pile:
-    # a saved game repeats the same few pile ids thousands of times
-    return Pile.parse(text)
 
 
 LastType = Literal["move", "autocomplete_step", "draw", "recycle", "undo", "restart", "autocollect"]
@@ -184,62 +94,6 @@ class Last:
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-class Frame(Generic[P]):
-    """One level of the undo stack: the step played, the position and move
-    count it gave, and the level below.  Immutable and shared: pushing or
-    popping a step costs the same however long the game is, and a stack
-    replayed once can be kept and resumed without copying it."""
-
-    # a view may keep what it works out of a frame by a weak reference to it
-    __slots__ = ("__weakref__", "_root", "below", "count", "depth", "legal", "position", "step")
-
-    def __init__(self, step: Step | None, position: P, count: int, below: Frame[P] | None) -> None:
-        self.step = step
-        self.position = position
-        self.count = count
-        self.below = below
-        self.depth: int = 0 if below is None else below.depth + 1
-        # the start's frame keeps no reference to itself: a stack dropped
-        # from memory is freed at once, with no cycle left for the collector
-        self._root: Frame[P] | None = None if below is None else below.root
-        # worked out from the position once, when first asked for (an undo
-        # comes back to a frame that has them)
-        self.legal: tuple[Move, ...] | None = None
-
-    @property
-    def root(self) -> Frame[P]:
-        """The start's frame, at the bottom of the stack."""
-        return self if self._root is None else self._root
-
-    def at_depth(self, depth: int) -> Frame[P]:
-        """The frame ``depth`` levels above the start (an ancestor of this one)."""
-        frame = self
-        while frame.depth > depth:
-            assert frame.below is not None
-            frame = frame.below
-        return frame
-
-    def frames(self) -> list[Frame[P]]:
-        """The frames from the start's up to this one."""
-        found: list[Frame[P]] = []
-        frame: Frame[P] | None = self
-        while frame is not None:
-            found.append(frame)
-            frame = frame.below
-        found.reverse()
-        return found
-
-
-def common_frame(a: Frame[P], b: Frame[P]) -> Frame[P]:
-    """The highest frame two stacks share (steps are compared by identity:
-    both stacks grew from one replay)."""
-    a, b = a.at_depth(min(a.depth, b.depth)), b.at_depth(min(a.depth, b.depth))
-    while a is not b:
-        assert a.below is not None and b.below is not None
-        a, b = a.below, b.below
-    return a
 
 
 class Session(Generic[P]):
@@ -332,36 +186,7 @@ class Session(Generic[P]):
         folded into a frame played again before it (three at most: what a
         hint tells apart is a position come to once or twice, its recycle
         count past the first aside)."""
-        found: list[P] = []
-        for frame in self.top.frames():
-            if frame.step is not None and frame.step.loops:
-                found += self._loop_positions(frame, min(frame.step.loops, 3))
-            found.append(frame.position)
-        return found
-
-    def _loop_positions(self, frame: Frame[P], loops: int) -> list[P]:
-        """The positions of the first ``loops`` loops folded into ``frame``,
-        from where they began (a ``loop`` step's start is the frame below)
-        up to before the frame's own position."""
-        family, step, end = self.family, frame.step, frame.position
-        assert step is not None
-        pos = family.recycled(end, family.recycles(end) - step.loops)
-        cards = family.recycled(end, 0)
-        found = [] if step.kind == "loop" else [pos]
-        for _ in range(loops * LOOP_TURNS):
-            legal = self.rules.legal_moves(pos)
-            turn = next((m for m in legal if "stock" in (m.src.kind, m.dst.kind)), None)
-            if turn is None:
-                break
-            pos = self.rules.play(pos, turn)
-            if pos == end:
-                break
-            found.append(pos)
-            if family.recycled(pos, 0) == cards:
-                loops -= 1
-                if not loops:
-                    break
-        return found
+        return visited_positions(self.rules, self.family, self.top)
 
     @property
     def custom(self) -> bool:
@@ -531,42 +356,12 @@ class Session(Generic[P]):
     def _act(self, step: Step, last: Last, now: int | None) -> None:
         top = self._frame(step)
         if step.stock_turn:
-            top = self._cut_loop(top)
+            top = cut_loop(self.family, top)
         if top.depth > MAX_UNDO_STEPS and top.depth > self.top.depth:
             raise ActionError("history_full", limit=MAX_UNDO_STEPS)
         self.top = top
         self.last = last
         self._touch_clock(now)
-
-    def _cut_loop(self, turned: Frame[P]) -> Frame[P]:
-        """``turned``, a stock turn just played; or, when it brings back the
-        cards of a frame below with nothing but stock turns between (a pure
-        loop), that frame with the loop folded into its step.  Below the
-        turn, only the frames of one loop can hold those cards."""
-        family, pos = self.family, turned.position
-        recycles = family.recycles(pos)
-        frame = turned.below
-        for _ in range(LOOP_TURNS):
-            assert frame is not None
-            if family.recycled(frame.position, recycles) == pos:
-                return self._folded(frame, pos, turned.count)
-            if frame.step is None or not frame.step.stock_turn:
-                break
-            frame = frame.below
-        return turned
-
-    def _folded(self, frame: Frame[P], pos: P, count: int) -> Frame[P]:
-        """``frame`` (whose cards ``pos`` has) with the loop that ended on
-        ``pos`` and ``count`` folded into its step."""
-        recycles = self.family.recycles
-        step = frame.step
-        if step is None:
-            # the start's cards: the loops make a step of their own
-            loops = Step("loop", (), recycles(pos) - recycles(frame.position), count - frame.count)
-            return Frame(loops, pos, count, frame)
-        before = recycles(frame.position) - step.loops  # what its moves left
-        folded = replace(step, loops=recycles(pos) - before, turns=count - frame.count + step.turns)
-        return Frame(folded, pos, count, frame.below)
 
     def _touch_clock(self, now: int | None) -> None:
         """An action means the player is here: run the clock, stop it on a win
