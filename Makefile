@@ -58,7 +58,7 @@ lint: install-test
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q --durations=20 $(PYTEST_ARGS)
 	$(BIN)/python bench/run_all.py --smoke
 
 bench: install-test
