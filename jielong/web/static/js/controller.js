@@ -8,6 +8,7 @@ import { RunOverlay, faceUpBox } from "./overlay.js";
 import { $, board, toast } from "./paint.js";
 import * as S from "./state.js";
 import { createGame } from "./game.js";
+import { createHints } from "./hints.js";
 
 // A second tap on the same pile this soon after the first is a double tap.
 const DOUBLE_TAP_MS = 450;
@@ -24,7 +25,8 @@ const DOUBLE_TAP_MS = 450;
 export function createController(table, paint) {
   const { view } = table;
   const { schedule, panelShown } = paint;
-  const gameApi = createGame(table, paint);
+  const gameApi = { ...createGame(table, paint) };
+  Object.assign(gameApi, createHints(table, paint, gameApi));
   const { act, autocomplete, hint, newGame, replaceGame, sendMove, whenSettled } = gameApi;
   const overlay = new RunOverlay(document.body, (name) => overlayAct(name));
   gameApi.onGameChange(() => closeOverlay());

@@ -1,8 +1,9 @@
 // The game on the table and its answers: loads the game, sends the actions
 // one at a time and adopts the answers, the server's, or the engine's on this
-// device while the server cannot be reached (engine/device.js); hints and
-// finishing. What the player's taps and keys ask for is controller.js's. No
-// rules here: what may be played comes from the answer's `moves`.
+// device while the server cannot be reached (engine/device.js). Hints and
+// finishing are hints.js's, what the player's taps and keys ask for is
+// controller.js's. No rules here: what may be played comes from the answer's
+// `moves`.
 import { api } from "./api.js";
 import { start as startEngine, whenReady } from "./engine/client.js";
 import * as device from "./engine/device.js";
@@ -11,12 +12,11 @@ import { t, variant } from "./i18n.js";
 import { snapBack } from "./input.js";
 import { lastState, onDevice, reached, remember, unreachable } from "./offline.js";
 import { $, board, toast } from "./paint.js";
-import { ghost, motionAllowed } from "./render.js";
 import { dealValue } from "./dealbox.js";
 import * as S from "./state.js";
 import { celebrate, skipCelebration } from "./winfx.js";
 import { attachWinnableSwitch, newDealBody } from "./winnable.js";
-import { attachOddsSwitch, cancelOdds, oddsFor, refreshOdds } from "./odds.js";
+import { attachOddsSwitch, cancelOdds, refreshOdds } from "./odds.js";
 
 /**
  * A game as the server's game routes and the device's worker answer it
@@ -104,7 +104,6 @@ function showError(res) {
 export function createGame(table, paint) {
   const { view } = table;
   const { schedule, showProblem } = paint;
-  let hintCtl = null;
   const winnableOnly = attachWinnableSwitch($("winnable-only"));
   attachOddsSwitch($("show-odds"), () => {
     refreshOdds(table.game, schedule);
@@ -312,9 +311,15 @@ export function createGame(table, paint) {
     return undefined;
   }
 
+  // What goes before every action (a hint being computed is dropped): set by hints.js.
+  const actHooks = [];
+  function onAct(fn) {
+    actHooks.push(fn);
+  }
+
   function act(data) {
     if (!table.confirmed) return Promise.resolve(false);
-    cancelHint();
+    for (const fn of actHooks) fn();
     cancelOdds();
     return new Promise((resolve) => {
       enqueue({ data, resolve });
@@ -452,96 +457,9 @@ export function createGame(table, paint) {
     if (res?.status === 200) adopt(res.body, false);
   }
 
-  // -- hints ----------------------------------------------------------------
-
-  function cancelHint() {
-    if (hintCtl) hintCtl.abort();
-    hintCtl = null;
-    if (view.hintPending) {
-      view.hintPending = false;
-      schedule();
-    }
-  }
-
-  function hint() {
-    whenSettled(hintNow);
-  }
-
-  async function hintNow() {
-    const game = table.confirmed;
-    if (!game || game.flags.won) return;
-    const shown = view.hint;
-    if (shown?.move && shown.version === game.version) {
-      if (variant.hintPlaysOnSecondClick) {
-        view.hint = null;
-        // a run longer than the hand may move comes with the single-card steps that carry it
-        return sendMove(shown.steps?.length ? { ...shown.move, steps: shown.steps } : shown.move);
-      }
-      // the same position again: another move weighed, or the line further on
-      const next = S.nextHint(shown);
-      if (next) {
-        view.hint = next;
-        if (next.move !== shown.move) ghost(board, next.move);
-        return schedule();
-      }
-    }
-    cancelHint();
-    const ctl = new AbortController();
-    hintCtl = ctl;
-    const version = game.version;
-    view.hint = null;
-    view.hintPending = true;
-    schedule();
-    // the live readout may have this very hint already
-    const ready = oddsFor(game);
-    const res = ready ? { status: 200, body: ready } : await request(api.hint(game.id, version, ctl.signal));
-    if (hintCtl === ctl) {
-      hintCtl = null;
-      view.hintPending = false;
-    }
-    if (ctl.signal.aborted || !res || table.confirmed.version !== version || !settled()) return schedule();
-    if (res.status === 200) {
-      const answer = res.body;
-      if (answer.kind === "none" || (!answer.move && !["no_progress", "unsolvable", "exhausted"].includes(answer.kind))) {
-        toast(t("hint.none"));
-      } else {
-        view.hint = { ...answer, version };
-        if (answer.move) ghost(board, answer.move);
-      }
-    } else if (res.body?.error?.code === "device_unanswered") toast(t("hint.deviceUnanswered"));
-    else if (res.status === 429 || res.status === 503) toast(t("hint.busy"));
-    else if (res.status !== 409) toast(res.body?.error?.message || t("hint.failed"));
-    schedule();
-  }
-
-  // -- finishing ------------------------------------------------------------
-
-  async function autocomplete() {
-    if (view.auto) {
-      view.auto = false;
-      return schedule();
-    }
-    view.auto = true;
-    schedule();
-    while (view.auto && table.game && table.game.flags.autocomplete && !table.game.flags.won) {
-      const ok = await act({ type: "autocomplete_step" });
-      if (!ok) break;
-      await new Promise((r) => setTimeout(r, motionAllowed() ? 120 : 0));
-    }
-    view.auto = false;
-    schedule();
-  }
-
-  function finish() {
-    const game = table.game;
-    if (!game) return;
-    if (variant.finishing === "autocollect") {
-      if (game.flags.autocollect) act({ type: "autocollect" });
-    } else if (view.auto || game.flags.autocomplete) autocomplete();
-  }
-
   return {
     onGameChange,
+    onAct,
     settled,
     adopt,
     request,
@@ -553,9 +471,5 @@ export function createGame(table, paint) {
     replaceGame,
     load,
     clockRunning,
-    cancelHint,
-    hint,
-    autocomplete,
-    finish,
   };
 }
