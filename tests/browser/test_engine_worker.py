@@ -80,6 +80,23 @@ def test_hints_demo_and_verdict_come_from_the_device(context: Any, server: Serve
     assert server.game(game)["counters"]["moves"] >= 3
 
 
+def assert_over_no_card(page: Any, bar: Any) -> None:
+    box = bar.bounding_box()
+    assert box is not None
+    cards = page.eval_on_selector_all(
+        "#board .card", "(els) => els.map((e) => e.getBoundingClientRect().toJSON())"
+    )
+    assert cards
+    for c in cards:
+        apart = (
+            c["bottom"] <= box["y"]
+            or c["top"] >= box["y"] + box["height"]
+            or c["right"] <= box["x"]
+            or c["left"] >= box["x"] + box["width"]
+        )
+        assert apart, (c, box)
+
+
 KEPT = """async () => {
   const cache = await caches.open("jielong-engine-snapshot");
   return (await cache.keys()).map((r) => r.url);
@@ -156,7 +173,10 @@ def test_a_game_goes_on_offline_through_a_reload_and_reaches_the_server(
             wait_board(page, version=version)
         bar = page.locator(".offline-bar")
         bar.wait_for(state="visible")
-        assert bar.inner_text() == t("offline.onDevice", "en")
+        # a short word in the status row, the whole sentence for screen readers
+        assert bar.locator("[aria-hidden=true]").inner_text() == t("offline.onDeviceShort", "en")
+        assert bar.locator(".sr-only").text_content() == t("offline.onDevice", "en")
+        assert_over_no_card(page, bar)
         played = read_board(page)
         assert server.game(game)["version"] == 2
 

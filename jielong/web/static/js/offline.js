@@ -32,10 +32,26 @@ function show(text, here) {
     bar = document.createElement("div");
     bar.className = "offline-bar";
     bar.setAttribute("role", "status");
-    const main = document.querySelector("main") || document.body;
-    main.prepend(bar);
   }
-  bar.textContent = text;
+  // while the device plays on, a word in the table's status row; else a
+  // sentence over the page
+  const status = here ? document.getElementById("status") : null;
+  if (status) status.append(bar);
+  else if (bar.parentElement?.id === "status" || !bar.parentElement) (document.querySelector("main") || document.body).prepend(bar);
+  if (here) {
+    // a short word shown, the whole sentence said
+    const short = document.createElement("span");
+    short.setAttribute("aria-hidden", "true");
+    short.textContent = t("offline.onDeviceShort");
+    const said = document.createElement("span");
+    said.className = "sr-only";
+    said.textContent = text;
+    bar.replaceChildren(short, said);
+    bar.title = text;
+  } else {
+    bar.textContent = text;
+    bar.removeAttribute("title");
+  }
   bar.hidden = false;
   bar.classList.toggle("here", here);
   document.body.classList.add("offline");
