@@ -4,9 +4,9 @@
 // (it never counts in the statistics); a dealt game is first copied into one.
 import { api, call } from "./api.js";
 import { pileName, t, variant } from "./i18n.js";
-import { shortCard } from "./overlay.js";
 import { motionAllowed } from "./render.js";
 import { lineCards } from "./state.js";
+import { moveLabel } from "./panels.js";
 
 // the pace of "play to here" over several moves, as the demo plays a line
 const STEP_MS = 420;
@@ -21,17 +21,6 @@ export function el(tag, props = {}, ...children) {
   }
   node.append(...children);
   return node;
-}
-
-// A move of the line by the card it carries where the page knows it
-// ("♠7: Column 3 → Column 6"), else by its piles; turns of the stock as such.
-function moveLabel(m, card) {
-  if (m.from === "stock") return t("analysis.turnStock");
-  if (m.to === "stock") return t("analysis.turnWaste");
-  const names = { from: pileName(m.from), to: pileName(m.to), n: m.count };
-  const run = m.count > 1 && m.from.startsWith("tableau") && m.to.startsWith("tableau");
-  const piles = t(run ? "analysis.moveRun" : "analysis.move", names);
-  return card ? t("analysis.moveCard", { card: shortCard(card), move: piles }) : piles;
 }
 
 function solverName(id) {

@@ -119,21 +119,25 @@ function aheadHTML(game, h) {
   if (!h.ahead) return "";
   const moves = h.line.slice(0, h.ahead + 1);
   const cards = lineCards(game.position, moves);
-  const names = moves.slice(1).map((m, i) => moveName(m, cards[i + 1]));
+  const names = moves.slice(1).map((m, i) => moveLabel(m, cards[i + 1]));
   return ` <span class="then">${t("hint.then", { moves: names.join(t("hint.thenJoin")) })}</span>`;
 }
 
-function moveName(m, card) {
+// A move of a line by the card it carries where the page knows it
+// ("♠7: Column 3 → Column 6"), else by its piles; turns of the stock as such.
+export function moveLabel(m, card) {
   if (m.from === "stock") return t("analysis.turnStock");
   if (m.to === "stock") return t("analysis.turnWaste");
-  const piles = t("analysis.move", { from: pileName(m.from), to: pileName(m.to) });
+  const names = { from: pileName(m.from), to: pileName(m.to), n: m.count };
+  const run = m.count > 1 && m.from.startsWith("tableau") && m.to.startsWith("tableau");
+  const piles = t(run ? "analysis.moveRun" : "analysis.move", names);
   return card ? t("analysis.moveCard", { card: shortCard(card), move: piles }) : piles;
 }
 
 // Another move a sampled hint weighed, shown on a second press of the hint.
 function otherHTML(game, h) {
   const card = lineCards(game.position, [h.move])[0];
-  const text = t("hint.other", { move: moveName(h.move, card), k: h.alt + 1, n: h.best.others.length + 1 });
+  const text = t("hint.other", { move: moveLabel(h.move, card), k: h.alt + 1, n: h.best.others.length + 1 });
   return `<div class="bar info"><span>${text}</span>${oddsHTML(h)}</div>`;
 }
 
