@@ -36,8 +36,8 @@ function show(text, here) {
   // while the device plays on, a word in the table's status row; else a
   // sentence over the page
   const status = here ? document.getElementById("status") : null;
-  if (status) status.append(bar);
-  else if (bar.parentElement?.id === "status" || !bar.parentElement) (document.querySelector("main") || document.body).prepend(bar);
+  const home = status || document.querySelector("main") || document.body;
+  if (bar.parentElement !== home) (status ? home.append(bar) : home.prepend(bar));
   if (here) {
     // a short word shown, the whole sentence said
     const short = document.createElement("span");

@@ -99,7 +99,7 @@ async function keepForOffline() {
 // start would otherwise share a phone's network and processor with the
 // page's own first paint), when the browser has time; at once on the
 // player's first input, which may well be a hint.
-export const SETTLE_MS = 4000;
+const SETTLE_MS = 4000;
 export function startWhenIdle() {
   if (navigator.connection?.saveData) return; // the first hint starts it
   const go = () => start();
