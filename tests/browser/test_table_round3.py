@@ -433,3 +433,30 @@ def test_the_hint_pressed_again_shows_the_next_move_or_the_line_further(
         assert server.game(gid)["version"] == state["version"]
     finally:
         context.close()
+
+
+def test_pressing_the_hint_again_while_it_is_searched_keeps_the_search(
+    browser: Any, server: Server, device: str
+) -> None:
+    if device == "phone":
+        pytest.skip("checked at desktop size")
+    context, page = no_worker_page(browser, server, device)
+    held: list[Any] = []
+    try:
+        gid = custom_game(page, server, "klondike-1", ACE_OR_TWO)
+        version = server.game(gid)["version"]
+        page.route("**/api/games/*/hint", lambda route: held.append(route))
+        press = page.locator('#actions button[data-act="hint"]')
+        press.click()
+        page.wait_for_function("() => document.querySelector('#actions [aria-busy]') !== null")
+        press.click()
+        press.click()
+        page.wait_for_timeout(300)
+        # one search, still on its way: a press again neither stops nor restarts it
+        assert len(held) == 1
+        assert page.locator('#actions button[data-act="hint"][aria-busy]').count() == 1
+        held[0].continue_()
+        page.locator("[data-pile].hint-dst").first.wait_for()
+        assert len(held) == 1 and server.game(gid)["version"] == version
+    finally:
+        context.close()

@@ -20,11 +20,13 @@ export function createHints(table, paint, game) {
   const { schedule } = paint;
   const { act, request, sendMove, settled, whenSettled } = game;
   let hintCtl = null;
+  let pendingFor = null; // the version the hint under way is for
   game.onAct(cancelHint);
 
   function cancelHint() {
     if (hintCtl) hintCtl.abort();
     hintCtl = null;
+    pendingFor = null;
     if (view.hintPending) {
       view.hintPending = false;
       schedule();
@@ -38,6 +40,9 @@ export function createHints(table, paint, game) {
   async function hintNow() {
     const game = table.confirmed;
     if (!game || game.flags.won) return;
+    // pressed again while the hint for this very position is on its way:
+    // it goes on (starting it again would only make the player wait longer)
+    if (hintCtl && pendingFor === game.version) return;
     const shown = view.hint;
     if (shown?.move && shown.version === game.version) {
       if (variant.hintPlaysOnSecondClick) {
@@ -57,6 +62,7 @@ export function createHints(table, paint, game) {
     const ctl = new AbortController();
     hintCtl = ctl;
     const version = game.version;
+    pendingFor = version;
     view.hint = null;
     view.hintPending = true;
     schedule();
@@ -65,6 +71,7 @@ export function createHints(table, paint, game) {
     const res = ready ? { status: 200, body: ready } : await request(api.hint(game.id, version, ctl.signal));
     if (hintCtl === ctl) {
       hintCtl = null;
+      pendingFor = null;
       view.hintPending = false;
     }
     if (ctl.signal.aborted || !res || table.confirmed.version !== version || !settled()) return schedule();
