@@ -2,7 +2,8 @@
 // line: next, previous, play to here. Each step is a real move or undo sent
 // to the server, so only a game started from a position is stepped through
 // (it never counts in the statistics); a dealt game is first copied into one.
-import { api, call } from "./api.js";
+import { api } from "./api.js";
+import { call } from "./http.js";
 import { pileName, t, variant } from "./i18n.js";
 import { motionAllowed } from "./render.js";
 import { lineCards } from "./state.js";

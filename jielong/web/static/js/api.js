@@ -1,27 +1,11 @@
-// Thin fetch wrapper: every answer comes back as {status, body}; only a
-// network failure (or an abort) throws. Hints and analyses are asked of the
+// The game's requests (through http.js). Hints and analyses are asked of the
 // engine on this device first (engine/), and of the server only when the
 // device has no engine yet (or at all), or when its search ran out without
 // an answer; with "solve on this device only" never. Each answer says where
 // it was computed (`computed`: device or server).
 import { ask, deviceOnly, engineReady, whenReady } from "./engine/client.js";
 import { hold, isDeviceGame } from "./engine/device.js";
-
-export async function call(method, path, data, signal) {
-  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin", signal };
-  if (data !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(data);
-  }
-  const response = await fetch(path, init);
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  return { status: response.status, body };
-}
+import { call } from "./http.js";
 
 // A hint that names a move, or a verdict that no move helps.
 function answered(body) {

@@ -3,7 +3,7 @@
 // their line (analysis.js). The server reads every text and says what is
 // wrong with it, in the player's language; nothing is parsed here.
 import { attachAnalysis, el } from "./analysis.js";
-import { call } from "./api.js";
+import { call } from "./http.js";
 import { t, variant } from "./i18n.js";
 import { toast } from "./paint.js";
 

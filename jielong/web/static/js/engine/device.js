@@ -4,7 +4,7 @@
 // played while the server cannot be reached are kept in IndexedDB with the
 // game's record, and sent to the server when it can be reached again; the
 // server replays them through its own rules and accepts or refuses them.
-import { call } from "../api.js";
+import { call } from "../http.js";
 import { ask, engineReady } from "./client.js";
 
 const DB = "jielong";
