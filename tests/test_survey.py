@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from jielong.cli import main
-from jielong.cli.survey import Budget, SurveyError, read_results, solve_deal, survey
+from jielong.cli.survey import (
+    Budget,
+    SurveyError,
+    SurveySummary,
+    read_results,
+    solve_deal,
+    survey,
+)
 from jielong.engine.rules.registry import rules_for
 from jielong.engine.solve import fcsolve, klondike
 
@@ -100,7 +107,7 @@ def test_dask_cluster(tmp_path: Path) -> None:
         # its scratch files in the test's directory, not in /tmp/dask-scratch-space
         dask.config.set({"temporary-directory": str(tmp_path)}),
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
     ):
         summary = survey(
@@ -108,6 +115,40 @@ def test_dask_cluster(tmp_path: Path) -> None:
         )
     assert summary.done == 5
     assert sorted(read_results(out)) == [20, 21, 22, 23, 24]
+
+
+def test_the_command_starts_a_dask_cluster_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+    out = tmp_path / "r.txt"
+    argv = ["survey", "klondike-3", "5", "8", "--out", str(out), "--dask", "local"]
+    with dask.config.set({"temporary-directory": str(tmp_path)}):
+        code = main([*argv, "--workers", "2", "--seconds", "5", "--quiet"])
+    assert code == 0
+    results = read_results(out)
+    assert sorted(results) == [5, 6, 7, 8]
+    solved = sum(line[1] == "solved" for line in results.values())
+    unknown = sum(line[1] == "unknown" for line in results.values())
+    printed = capsys.readouterr().out
+    assert "deals 5..8: 4 done now" in printed
+    # the share solved, with an interval whose high end counts the unknown deals
+    assert f"solvable: {100 * solved / 4:.2f}% of the deals done now" in printed
+    assert results[7][1] == "unsolvable" and unknown == 0
+    assert "CPU seconds per deal: median " in printed
+
+
+def test_the_solvable_share_has_an_interval() -> None:
+    summary = SurveySummary(total=1000, skipped=0, done=1000)
+    summary.statuses.update(solved=803, unsolvable=181, unknown=16)
+    summary.unknown = list(range(16))
+    share, low, high = summary.solvable()
+    assert share == 0.803
+    summary.deal_seconds = [0.01] * 950 + [3.0] * 40 + [10.0] * 10
+    assert summary.percentile(0.5) == 0.01 and summary.percentile(0.95) == 3.0
+    # 803 of 1000: 77.7..82.6%; 819 of 1000 at most: up to 84.2%
+    assert round(low, 3) == 0.777 and round(high, 3) == 0.842
 
 
 @pytest.mark.skipif(not fcsolve.available(), reason="Freecell Solver not installed")
@@ -135,3 +176,14 @@ def test_own_proof_settles_what_the_budget_left(monkeypatch: pytest.MonkeyPatch)
 def test_bad_range(tmp_path: Path) -> None:
     with pytest.raises(SurveyError):
         survey("freecell", 5, 4, tmp_path / "r.txt", progress=False)
+
+
+def test_a_klondike_deal_s_seconds_are_counted_on_the_cpu_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ticks = iter(range(0, 10**9, 100))
+    # a CPU clock that runs a hundred seconds a reading: the budget is spent
+    # at the first look, however little wall time passed
+    monkeypatch.setattr(time, "process_time", lambda: float(next(ticks)))
+    number, status, _, nodes, seconds, _ = solve_deal("klondike-3", 14, "own", Budget(None, 10))
+    assert (number, status) == (14, "unknown") and nodes < 2_000 and seconds >= 100

@@ -107,6 +107,17 @@ def cmd_survey(args: argparse.Namespace) -> int:
         print("unsolvable (proven): " + " ".join(map(str, summary.unsolvable)))
     if summary.unknown:
         print("unknown (budget ran out): " + " ".join(map(str, summary.unknown)))
+    if summary.done:
+        share, low, high = summary.solvable()
+        print(
+            f"solvable: {100 * share:.2f}% of the deals done now "
+            f"(95% interval {100 * low:.2f}..{100 * high:.2f}%, the high end as if every "
+            "unknown deal were winnable)"
+        )
+        print(
+            f"CPU seconds per deal: median {summary.percentile(0.5):.2f}, "
+            f"p95 {summary.percentile(0.95):.2f}, max {max(summary.deal_seconds):.2f}"
+        )
     return 0
 
 
@@ -132,7 +143,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("end", type=int)
     p.add_argument("--out", metavar="FILE", help="results file (appended; resumes)")
     p.add_argument("--workers", type=int, metavar="N", help="local processes (default: cores)")
-    p.add_argument("--dask", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument(
+        "--dask",
+        metavar="ADDR",
+        help="a Dask scheduler, e.g. tcp://host:8786, or 'local' to start a scheduler and "
+        "--workers worker processes here for the survey",
+    )
     p.add_argument("--solver", choices=["own", "fcsolve"], default="own")
     p.add_argument("--budget", type=int, metavar="NODES", help="node budget per deal")
     p.add_argument("--seconds", type=float, metavar="S", help="seconds per deal")

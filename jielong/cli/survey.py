@@ -9,7 +9,8 @@ to the results file as one line::
 
 An interrupted survey resumes by skipping the deals already in the file.
 The seconds are the CPU seconds the worker spent on the deal: a fair figure
-on a shared machine, and the same as wall time on an idle one.
+on a shared machine, and the same as wall time on an idle one.  The Klondike
+solver's budget of seconds is counted in CPU seconds too.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from jielong.engine.rules.freecell import FreeCellPosition
 from jielong.engine.rules.registry import rules_for
 from jielong.engine.rules.variants import get_variant
 from jielong.engine.solve import api, fcsolve
 from jielong.engine.solve import freecell as own
+from jielong.engine.solve.chance import wilson
 from jielong.optional import require
 
 Line = tuple[int, str, int, int, float, str]
@@ -54,8 +57,25 @@ class SurveySummary:
     done: int = 0
     seconds: float = 0.0
     statuses: Counter[str] = field(default_factory=Counter)
+    deal_seconds: list[float] = field(default_factory=list)
+    """The CPU seconds of each deal done now."""
     unsolvable: list[int] = field(default_factory=list)
     unknown: list[int] = field(default_factory=list)
+
+    def solvable(self) -> tuple[float, float, float]:
+        """Over the deals done now: the share solved, the low end of its 95%
+        interval, and the high end of the interval of the share that would
+        be solved if every unknown deal were winnable."""
+        n = self.done
+        solved = self.statuses["solved"]
+        low, _ = wilson(solved, n)
+        _, high = wilson(solved + len(self.unknown), n)
+        return (solved / n if n else 0.0), low, high
+
+    def percentile(self, q: float) -> float:
+        """The CPU seconds a share ``q`` of the deals done now took at most."""
+        times = sorted(self.deal_seconds)
+        return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
 
 
 def _prove(
@@ -94,6 +114,9 @@ def solve_deal(
             max_nodes=budget.max_nodes,
             max_seconds=budget.max_seconds,
             solver="fcsolve" if solver == "fcsolve" else "own",
+            # the budget in CPU seconds, as the line reports them: a busy
+            # machine then gives every deal the same search
+            clock=time.process_time,
         )
         status, nodes, used = result.status, result.nodes, result.solver
         length = len(result.moves)
@@ -152,16 +175,38 @@ def _batches(numbers: list[int], size: int) -> Iterator[list[int]]:
         yield numbers[i : i + size]
 
 
+LOCAL_CLUSTER = "local"
+"""The ``dask_address`` that starts a scheduler and workers on this machine
+for the survey and stops them after it."""
+
+
+@contextmanager
+def _dask_client(address: str, workers: int | None) -> Iterator[Any]:
+    distributed = import_module("distributed")  # untyped library
+    if address != LOCAL_CLUSTER:
+        with distributed.Client(address) as client:
+            yield client
+        return
+    # one single-threaded worker process per core: the solvers are CPU-bound
+    # Python, which threads would only share
+    with (
+        distributed.LocalCluster(
+            n_workers=workers or os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # its HTTP server on a free port, beside any other cluster
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
 @contextmanager
 def _executor(workers: int | None, dask_address: str | None) -> Iterator[Executor]:
     if dask_address:
         require("survey")
-        distributed = import_module("distributed")  # untyped library
-        client = distributed.Client(dask_address)
-        try:
+        with _dask_client(dask_address, workers) as client:
             yield client.get_executor()
-        finally:
-            client.close()
     else:
         with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
             yield pool
@@ -220,6 +265,7 @@ def survey(
                     elif line[1] == "unknown":
                         summary.unknown.append(line[0])
                 summary.done += len(lines)
+                summary.deal_seconds += [line[4] for line in lines]
                 bar.update(len(lines))
         finally:
             for fut in pending:

@@ -19,6 +19,7 @@ from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.rules.registry import Position
 from jielong.engine.rules.variants import get_variant
 from jielong.engine.solve import freecell, klondike
+from jielong.engine.solve.chance import calibrated, features
 from jielong.engine.solve.freecell_hint import freecell_hint, from_result
 from jielong.engine.solve.result import CarriedDeal, Hint, SolveResult
 from jielong.engine.textboard import draw_freecell, draw_klondike
@@ -61,8 +62,9 @@ class Family(Generic[R, P]):
     """The position as the page draws it (face-down cards counted only)."""
     board_text: Callable[[P, bool], str]
     """The board drawn as text (with suit symbols or letters)."""
-    solve: Callable[[R, P, int | None, float | None], SolveResult]
-    """The own solver, with a node and a time budget."""
+    solve: Callable[[R, P, int | None, float | None, Callable[[], float] | None], SolveResult]
+    """The own solver, with a node and a time budget, and the clock that
+    counts the time (``None``: the solver's own)."""
     fresh_hint: Callable[[R, P, HintAsk[P]], Hint]
     """A hint searched afresh."""
     circle_key: Callable[[P], P]
@@ -102,21 +104,36 @@ def _freecell_json(position: FreeCellPosition) -> dict[str, object]:
 
 
 def _klondike_solve(
-    rules: Klondike, position: KlondikePosition, max_nodes: int | None, max_seconds: float | None
+    rules: Klondike,
+    position: KlondikePosition,
+    max_nodes: int | None,
+    max_seconds: float | None,
+    clock: Callable[[], float] | None,
 ) -> SolveResult:
-    return klondike.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+    if clock is None:
+        return klondike.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
+    return klondike.solve(
+        rules, position, max_nodes=max_nodes, max_seconds=max_seconds, clock=clock
+    )
 
 
 def _freecell_solve(
-    rules: FreeCell, position: FreeCellPosition, max_nodes: int | None, max_seconds: float | None
+    rules: FreeCell,
+    position: FreeCellPosition,
+    max_nodes: int | None,
+    max_seconds: float | None,
+    clock: Callable[[], float] | None,
 ) -> SolveResult:
+    # the FreeCell searches read time.monotonic, which a process may set to
+    # its CPU time (as the hint workers do), whatever clock is passed here
+    del clock
     return freecell.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
 def _klondike_hint(
     rules: Klondike, position: KlondikePosition, ask: HintAsk[KlondikePosition]
 ) -> Hint:
-    return klondike.hint(
+    hint = klondike.hint(
         rules,
         position,
         max_seconds=min(ask.deadline_seconds, KLONDIKE_SECONDS),
@@ -125,6 +142,12 @@ def _klondike_hint(
         clock=ask.clock,
         carried=ask.carried,
     )
+    if not hint.samples or hint.win_chance is None:
+        return hint
+    # the sampled share is what a player seeing every card would win: the
+    # chance shown is calibrated on games played by the hints
+    seen = features(position, hint.win_chance, hint.samples, hint.decided)
+    return replace(hint, win_chance=calibrated(seen, rules.draw), hindsight=hint.win_chance)
 
 
 def _freecell_hint(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from jielong.engine.families import family_of, family_of_position
@@ -19,13 +20,16 @@ def solve(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     solver: SolverName = "own",
+    clock: Callable[[], float] | None = None,
 ) -> SolveResult:
     """Solve ``position`` of ``variant_id`` within the budget (Freecell
-    Solver for a FreeCell variant only)."""
+    Solver for a FreeCell variant only).  ``clock`` counts ``max_seconds``
+    in the Klondike solver (``time.process_time``: CPU seconds); the
+    FreeCell solvers count them on ``time.monotonic``."""
     rules = rules_for(variant_id)
     if solver == "fcsolve":
         return fcsolve.solve(rules, position, max_nodes=max_nodes, max_seconds=max_seconds)
-    return family_of(variant_id).solve(rules, position, max_nodes, max_seconds)
+    return family_of(variant_id).solve(rules, position, max_nodes, max_seconds, clock)
 
 
 def thoughtful(position: Position) -> bool:

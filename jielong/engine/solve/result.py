@@ -66,7 +66,10 @@ class Hint:
     unknown; exactly 1.0 or 0.0 only with a line to a win through known
     cards or a proof (``samples`` 0), else estimated from ``samples`` deals
     of the unseen cards, ``decided`` of them won or proven lost within their
-    budget (the others count as lost for every move).
+    budget (the others count as lost for every move).  A sampled estimate
+    is calibrated (:mod:`jielong.engine.solve.chance`); ``hindsight`` keeps
+    what it was calibrated from: the share of the sampled deals won with
+    every card known.
 
     ``carry``: the deals a ``likely`` hint weighed, after its move, for the
     next hint to go on with when the player plays it; never sent to the
@@ -90,6 +93,7 @@ class Hint:
     source: str = ""
     steps: tuple[Move, ...] = field(default=())
     win_chance: float | None = None
+    hindsight: float | None = None
     samples: int = 0
     decided: int = 0
     others: tuple[tuple[Move, int, int], ...] = field(default=())
