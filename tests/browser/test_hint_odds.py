@@ -4,6 +4,7 @@ pause, goes with the next move, and lends its answer to the next hint."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -24,6 +25,11 @@ def test_chance_to_win_in_the_hint_bar_and_the_status_line(
     page.locator("#show-odds").check()
     odds.wait_for(timeout=60_000)
     assert "勝算約" in odds.inner_text()
+    # an estimate, to the nearest five points and never certain
+    found = re.search(r"勝算約 ?(\d+)%", odds.inner_text())
+    assert found is not None
+    percent = int(found[1])
+    assert percent % 5 == 0 and 5 <= percent <= 95
     # the hint of this very version comes from the background answer at once
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/hint") else None)
@@ -33,6 +39,9 @@ def test_chance_to_win_in_the_hint_bar_and_the_status_line(
     text = page.locator("#hintbar").inner_text()
     # a new deal: the stock is turned through first, all eight turns in one hint
     assert "翻牌庫 8 次" in text and "先把牌庫翻完" in text and "勝算約" in text
+    # how the chance was made: on its title, from the answer's sampled and decided deals
+    title = page.locator("#hintbar .odds").get_attribute("title") or ""
+    assert re.search(r"由隨機發出的 \d+ 副未見牌局估算（\d+ 副已判定）", title), title
     screenshot(page, "klondike-3-hint-odds")
     # a move takes the readout away until the next answer
     version = server.game(gid)["version"]

@@ -37,7 +37,7 @@ export function statusHTML(game) {
   if (game.unsolvable) items.push(`<span class="unsolvable">${t("status.unsolvable")}</span>`);
   const odds = oddsOn() && !game.flags.won ? oddsFor(game) : null;
   if (odds && typeof odds.win_chance === "number") {
-    const p = Math.round(odds.win_chance * 100);
+    const p = odds.samples > 0 ? estimatePercent(odds.win_chance) : Math.round(odds.win_chance * 100);
     items.push(`<span class="odds">${t(odds.samples > 0 ? "hint.chance" : "status.oddsExact", { p })}</span>`);
   }
   // every FreeCell catalogue deal is winnable: the mark only tells in Klondike
@@ -98,6 +98,12 @@ function exits(list, game = null) {
   return `<div class="exits">${list.map((a) => button(a, t(EXIT_LABELS[a]), off(a))).join("")}</div>`;
 }
 
+// An estimated chance, in the precision it has: to the nearest 5 points, and
+// never 0 or 100, which only an exact answer says.
+export function estimatePercent(chance) {
+  return Math.min(95, Math.max(5, Math.round(chance * 20) * 5));
+}
+
 // How sure the hint is, and the chance to win from here: exact only with a
 // solver's line through known cards, else estimated from deals of the unseen cards.
 function oddsHTML(h) {
@@ -108,7 +114,9 @@ function oddsHTML(h) {
   if (h.source === "first_pass") parts.push(t("hint.kind.firstPass"));
   else if (["solver", "likely", "heuristic"].includes(h.kind)) parts.push(t(`hint.kind.${h.kind}`));
   if (typeof h.win_chance === "number" && h.samples > 0) {
-    parts.push(t("hint.chance", { p: Math.round(h.win_chance * 100), n: h.samples }));
+    parts.push(t("hint.chance", { p: estimatePercent(h.win_chance), n: h.samples }));
+    const how = t("hint.chanceTitle", { n: h.samples, d: h.decided ?? h.samples });
+    return ` <span class="odds" title="${how}">${parts.join(" · ")}</span>`;
   }
   return parts.length ? ` <span class="odds">${parts.join(" · ")}</span>` : "";
 }
