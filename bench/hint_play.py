@@ -41,21 +41,12 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from jielong.engine.solve import fcsolve, freecell, klondike  # noqa: E402
-from jielong.testing.follower import Game, follow, local_hint  # noqa: E402
+from jielong.engine.solve.chance import wilson  # noqa: E402
+from jielong.testing.follower import Game, HintRecord, follow, local_hint  # noqa: E402
 from jielong.testing.processes import ServerProcess  # noqa: E402
 from jielong.web.services.hintpool import WALL_FACTOR, cpu_clock  # noqa: E402
 
 VARIANTS = ("freecell", "kongdang", "klondike-3", "klondike-1")
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``k`` successes in ``n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -92,7 +83,16 @@ def follow_http(client: httpx.Client, variant: str, deal: int, max_hints: int = 
             continue
         r.raise_for_status()
         hint = r.json()
-        game.hints.append((hint["kind"], wall, float("nan"), int(hint.get("samples", 0))))
+        game.hints.append(
+            HintRecord(
+                hint["kind"],
+                wall,
+                float("nan"),
+                int(hint.get("samples", 0)),
+                hint.get("win_chance"),
+                int(hint.get("decided", 0)),
+            )
+        )
         move = hint["move"]
         if move is None:
             game.end = hint["kind"]
@@ -132,7 +132,14 @@ def record(game: Game, fcs: bool, http: bool) -> dict[str, Any]:
         "end": game.end,
         "moves": game.moves,
         "most_seen": game.most_seen,
-        "hints": [[k, round(w, 5), round(c, 5), n] for k, w, c, n in game.hints],
+        "hints": [
+            [h.kind, round(h.wall, 5), round(h.cpu, 5), h.samples]
+            + [None if h.chance is None else round(h.chance, 5), h.decided]
+            + [h.face_down + h.stock_unseen]
+            + [None if h.hindsight is None else round(h.hindsight, 5)]
+            + [h.face_down, h.stock_unseen]
+            for h in game.hints
+        ],
         "compiled": compiled(game.variant),
     }
 

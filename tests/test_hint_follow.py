@@ -109,9 +109,12 @@ def test_known_lost_deals_say_so_at_once() -> None:
 def test_klondike_hint_followers_never_circle(variant: str, deal: int) -> None:
     game = follow(variant, deal, local_hint(0.3), max_hints=120)
     assert game.most_seen <= 2
-    for kind, _wall, _cpu, samples in game.hints:
+    for h in game.hints:
         # a sampled choice says on how many deals; the others are exact or proofs
-        assert (samples > 0) == (kind == "likely") or kind == "heuristic"
+        assert (h.samples > 0) == (h.kind == "likely") or h.kind == "heuristic"
+        assert h.decided <= h.samples
+        if h.kind == "likely":
+            assert h.chance is not None and 0 < h.chance < 1
 
 
 def test_sampled_deals_agree_with_what_the_player_sees() -> None:

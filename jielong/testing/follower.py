@@ -13,14 +13,39 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from jielong.engine.catalogue import is_unsolvable
+from jielong.engine.rules.klondike import KlondikePosition
 from jielong.engine.rules.registry import Position
+from jielong.engine.solve.chance import features
 from jielong.engine.solve.hints import circle_key, compute_hint
 from jielong.engine.solve.result import Hint
 from jielong.session import Session
 
 HintFn = Callable[[Session, tuple[Position, Hint] | None], Hint]
+
+
+class HintRecord(NamedTuple):
+    """One hint of a followed game."""
+
+    kind: str
+    wall: float
+    """Seconds on the wall clock."""
+    cpu: float
+    """CPU seconds (NaN through HTTP)."""
+    samples: int
+    """Deals of the unseen cards it weighed (0: exact, or none)."""
+    chance: float | None = None
+    """The chance to win it gave."""
+    decided: int = 0
+    """How many of its sampled deals were won or proven lost."""
+    hindsight: float | None = None
+    """What its chance was calibrated from (sampled hints)."""
+    face_down: int = 0
+    """Cards face down when it was asked (Klondike)."""
+    stock_unseen: int = 0
+    """Cards of a stock not yet turned through when it was asked (Klondike)."""
 
 
 @dataclass
@@ -34,8 +59,7 @@ class Game:
     """Why it stopped: ``won``, ``circle``, ``limit``, or the kind of the
     last hint (``unsolvable``, ``no_progress``, ``none``)."""
     moves: int = 0
-    hints: list[tuple[str, float, float, int]] = field(default_factory=list)
-    """(kind, wall seconds, CPU seconds, samples) of each hint."""
+    hints: list[HintRecord] = field(default_factory=list)
     most_seen: int = 1
     """The most times one position came up."""
 
@@ -58,6 +82,13 @@ def local_hint(deadline_seconds: float, clock: Callable[[], float] = time.perf_c
         )
 
     return ask
+
+
+def _unseen(position: Position) -> tuple[int, int]:
+    if not isinstance(position, KlondikePosition):
+        return 0, 0
+    seen = features(position, 0.0, 0, 0)
+    return seen.face_down, seen.stock_unseen
 
 
 def follow(
@@ -83,7 +114,18 @@ def follow(
         wall, cpu = time.perf_counter(), time.process_time()
         hint = ask(session, previous)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        game.hints.append((hint.kind, wall, cpu, hint.samples))
+        game.hints.append(
+            HintRecord(
+                hint.kind,
+                wall,
+                cpu,
+                hint.samples,
+                hint.win_chance,
+                hint.decided,
+                hint.hindsight,
+                *_unseen(session.position),
+            )
+        )
         if hint.move is None:
             game.end = hint.kind
             break
