@@ -98,19 +98,20 @@ def cmd_survey(args: argparse.Namespace) -> int:
         print(f"interrupted; run the same command again to resume ({out})", file=sys.stderr)
         return 130
     counts = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items()))
+    # the counts and figures cover the deals already in the file as well
     print(
         f"deals {args.start}..{args.end}: {summary.done} done now, "
-        f"{summary.skipped} already in {out}; {counts or 'nothing new'}; "
+        f"{summary.skipped} already in {out}; {counts or 'none'}; "
         f"{summary.seconds:.1f} s"
     )
     if summary.unsolvable:
         print("unsolvable (proven): " + " ".join(map(str, summary.unsolvable)))
     if summary.unknown:
         print("unknown (budget ran out): " + " ".join(map(str, summary.unknown)))
-    if summary.done:
+    if summary.deal_seconds:
         share, low, high = summary.solvable()
         print(
-            f"solvable: {100 * share:.2f}% of the deals done now "
+            f"solvable: {100 * share:.2f}% "
             f"(95% interval {100 * low:.2f}..{100 * high:.2f}%, the high end as if every "
             "unknown deal were winnable)"
         )

@@ -52,28 +52,41 @@ class Budget:
 
 @dataclass
 class SurveySummary:
+    """A survey's deals: ``done`` in this run, ``skipped`` as already in the
+    results file; the rest covers every deal of the range in the file, both
+    kinds, so that a resumed survey ends with the figures of the whole."""
+
     total: int
     skipped: int
     done: int = 0
     seconds: float = 0.0
     statuses: Counter[str] = field(default_factory=Counter)
     deal_seconds: list[float] = field(default_factory=list)
-    """The CPU seconds of each deal done now."""
+    """The CPU seconds of each deal."""
     unsolvable: list[int] = field(default_factory=list)
     unknown: list[int] = field(default_factory=list)
 
+    def count(self, line: Line) -> None:
+        """Take one deal's line into the figures."""
+        self.statuses[line[1]] += 1
+        self.deal_seconds.append(line[4])
+        if line[1] == "unsolvable":
+            self.unsolvable.append(line[0])
+        elif line[1] == "unknown":
+            self.unknown.append(line[0])
+
     def solvable(self) -> tuple[float, float, float]:
-        """Over the deals done now: the share solved, the low end of its 95%
-        interval, and the high end of the interval of the share that would
-        be solved if every unknown deal were winnable."""
-        n = self.done
+        """The share solved, the low end of its 95% interval, and the high
+        end of the interval of the share that would be solved if every
+        unknown deal were winnable."""
+        n = sum(self.statuses.values())
         solved = self.statuses["solved"]
         low, _ = wilson(solved, n)
         _, high = wilson(solved + len(self.unknown), n)
         return (solved / n if n else 0.0), low, high
 
     def percentile(self, q: float) -> float:
-        """The CPU seconds a share ``q`` of the deals done now took at most."""
+        """The CPU seconds a share ``q`` of the deals took at most."""
         times = sorted(self.deal_seconds)
         return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
 
@@ -237,7 +250,12 @@ def survey(
     have = read_results(path)
     todo = [n for n in range(start, end + 1) if n not in have]
     summary = SurveySummary(total=end - start + 1, skipped=end - start + 1 - len(todo))
+    for number in sorted(have):
+        if start <= number <= end:
+            summary.count(have[number])
     if not todo:
+        summary.unsolvable.sort()
+        summary.unknown.sort()
         return summary
     n_workers = workers or os.cpu_count() or 1
     if batch_size is None:
@@ -259,13 +277,8 @@ def survey(
                 out.write("".join(format_line(line) for line in lines))
                 out.flush()
                 for line in lines:
-                    summary.statuses[line[1]] += 1
-                    if line[1] == "unsolvable":
-                        summary.unsolvable.append(line[0])
-                    elif line[1] == "unknown":
-                        summary.unknown.append(line[0])
+                    summary.count(line)
                 summary.done += len(lines)
-                summary.deal_seconds += [line[4] for line in lines]
                 bar.update(len(lines))
         finally:
             for fut in pending:
