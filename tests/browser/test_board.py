@@ -261,6 +261,10 @@ def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
     status, state = server.api("POST", "/api/games", body)
     assert status == 201, state
     assert state["limits"]["to_card"] == 2
+    # the page's timers on a clock the test can stop: a resting finger repeats
+    # an arrow's step after a pause, which a slow machine could otherwise
+    # reach between two steps of the slide
+    page.clock.install()
     gid = open_game(page, f"/play/{variant}?game={state['id']}")
     x, y = centre(page, card_selector("tableau:0", "6D"))
     touch = Touch(page) if device == "phone" else None
@@ -278,17 +282,19 @@ def test_long_press_overlay_moves_the_start_and_refuses_a_long_run(
     mid = overlay_arrow(page, "confirm")
     path = [up, mid, up, mid]
     at = (x, y)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     for point in path:
         if touch:
             touch.move(*at, *point, steps=4)
         else:
             page.mouse.move(*point, steps=4)
         at = point
-        page.wait_for_timeout(60)
+        page.clock.run_for(60)
     assert label.inner_text() == t("overlay.run", card="♥8", n=3)
     assert page.locator(".run-overlay .too-long").inner_text() == t("overlay.tooLong", n=3, m=2)
     assert page.locator('[data-pile="tableau:0"] .card.run').count() == 3
     screenshot(page, f"{variant}-{device}-overlay")
+    page.clock.resume()
     if touch:
         touch.up(*at)
     else:
