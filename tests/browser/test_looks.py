@@ -185,19 +185,33 @@ def test_a_wrong_deal_number_says_why_in_the_players_language(
     page.wait_for_selector("#board[data-version]")
     assert page.locator(".panel.problem").count() == 0
 
-    # the deal box: the same reason for each wrong entry, the game unchanged
+    # the deal box: the same reason for each wrong entry, the game unchanged;
+    # answers that take a few frames redraw the menu while the player types
+    # the next number, which stays as typed
     gid = open_game(page, "/play/kongdang?deal=7")
     open_menu(page, device)
+
+    held: list[Any] = []
+    page.route("**/api/games", lambda route: held.append(route))
     box = page.locator("#more .dealbox input")
     for typed in ("0", "-5", "abc", ""):
         box.fill(typed)
         box.press("Enter")
+        # the menu is drawn again while the answer is awaited: the box keeps
+        # what was typed, and the focus
+        page.locator('#more button[data-act="new"][aria-busy="true"]').wait_for()
+        assert box.input_value() == typed
+        assert box.evaluate("(el) => el === document.activeElement")
+        while not held:
+            page.wait_for_timeout(10)
+        held.pop().continue_()
         toast = page.locator("#toast.show")
         toast.wait_for()
         assert toast.inner_text() == message, typed
         assert box.evaluate("(el) => el.validationMessage") == ""
         page.evaluate("document.getElementById('toast').classList.remove('show')")
     assert page.locator("#board").get_attribute("data-game") == gid
+    page.unroute("**/api/games")
     box.fill("1000001")
     box.press("Enter")
     page.wait_for_function("(g) => document.getElementById('board').dataset.game !== g", arg=gid)

@@ -39,7 +39,20 @@ export function createPainter(table) {
   function put(name, html) {
     if (lastHTML[name] === html) return;
     lastHTML[name] = html;
-    hosts[name].innerHTML = html;
+    const host = hosts[name];
+    const typed = typedIn(host);
+    host.innerHTML = html;
+    for (const t of typed) {
+      const input = host.querySelector(`input[name="${t.name}"]`);
+      // what the player is typing stays, unless the box now starts from
+      // another value (another deal on the table)
+      if (!input || input.defaultValue !== t.defaultValue) continue;
+      input.value = t.value;
+      if (t.focused) {
+        input.focus({ preventScroll: true });
+        input.setSelectionRange(t.start, t.end);
+      }
+    }
   }
 
   // The board's box changed since it was last laid out (rotation, resizing,
@@ -112,6 +125,19 @@ export function createPainter(table) {
   document.addEventListener("jielong:settings", () => schedule());
 
   return { schedule, tick, boardResized, panelShown, thirdSettled, showProblem };
+}
+
+// The text inputs of a host that a redraw would reset: edited or focused.
+function typedIn(host) {
+  const out = [];
+  for (const input of host.querySelectorAll("input[name]")) {
+    if (input.type !== "text") continue;
+    const focused = document.activeElement === input;
+    if (!focused && input.value === input.defaultValue) continue;
+    const { name, value, defaultValue, selectionStart: start, selectionEnd: end } = input;
+    out.push({ name, value, defaultValue, focused, start, end });
+  }
+  return out;
 }
 
 let toastTimer = 0;
