@@ -80,8 +80,8 @@ what a player wins than later on."""
 
 
 COEFFICIENTS: Final[dict[int, tuple[float, ...]]] = {
-    3: (1.1744, 0.6507, -2.5212, 0.4817, -0.3063),
-    1: (1.1744, 0.6507, -2.5212, 0.4817, -0.3063),
+    3: (1.0298, 0.7098, -2.8660, 0.5299, 1.0964),
+    1: (1.0625, 0.8115, -2.5383, 0.5311, 1.7665),
 }
 """The fitted model per draw: the intercept, then one weight per
 :data:`FEATURES`."""
