@@ -81,7 +81,7 @@ what a player wins than later on."""
 
 COEFFICIENTS: Final[dict[int, tuple[float, ...]]] = {
     3: (1.0298, 0.7098, -2.8660, 0.5299, 1.0964),
-    1: (1.0625, 0.8115, -2.5383, 0.5311, 1.7665),
+    1: (0.9728, 0.7972, -2.4342, 0.5086, 1.4893),
 }
 """The fitted model per draw: the intercept, then one weight per
 :data:`FEATURES`."""
