@@ -136,9 +136,10 @@ def test_klondike_words_say_what_the_hand_does(page: Any, server: Server, device
     page.locator('#actions button[data-act="hint"]').click()
     said = page.locator("#hintbar .bar.info > span").first
     said.wait_for()
-    # the waste turned over, then two turns of the stock to a king for column 2
-    then = {"from": t("pile.waste"), "to": t("pile.tableau", n=2)}
-    assert said.inner_text() == t("hint.overDraws", n=2, **then)
+    # the waste turned over, then one turn of the stock to the 4 of hearts,
+    # which goes home on the 3
+    then = {"from": t("pile.waste"), "to": t("pile.foundation", n=3)}
+    assert said.inner_text() == t("hint.overDraws", n=1, **then)
     # the empty stock's label speaks of a tap on a touch screen
     label = page.locator('[data-pile="stock"]').get_attribute("aria-label")
     assert label == t("pile.stockEmpty.touch" if device == "phone" else "pile.stockEmpty")

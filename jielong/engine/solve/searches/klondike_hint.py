@@ -156,8 +156,7 @@ def lost_every_way(
         if hopeless(st, draw):
             continue
         budget = Budget(PROOF_NODES, deadline, clock=clock, share_gil=False)
-        left = None if deadline is None else max(deadline - clock(), 0.0)
-        if take_turns(st, draw, budget, left) is not None:
+        if take_turns(st, draw, budget) is not None:
             return False  # a win, or no proof within the budget
     return True
 

@@ -52,12 +52,15 @@ class Budget:
 
 _SLICE: Final = 1024
 """States each search adds in one turn."""
-_WARM_UP: Final = 2.0
-"""Seconds the win-seeking search runs alone first (at most a tenth of the
-budget, :data:`_WARM_UP_SHARE`)."""
-_WARM_UP_SHARE: Final = 0.1
 _SEEKER_SHARE: Final = 0.25
-"""The win-seeking search's share of the time after the warm-up."""
+"""The win-seeking search's share of the time."""
+_TRY_FIRST: Final = 256
+_WORTH: Final = 32
+_RETRY: Final = 16
+"""The exhaustive search runs the relaxation where a card was turned over
+for the first :data:`_TRY_FIRST` such states, then while it proves at
+least one in :data:`_WORTH` of them lost, else on one in :data:`_RETRY`
+(it fires on nine in ten of them in some deals, almost never in others)."""
 
 
 def _score(st: State) -> int:
@@ -121,6 +124,9 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
     first.reverse()  # popped from the end: the more promising kinds first
     stack: list[tuple[State, list[Action]]] = [(st, first)]
     path: list[list[Action]] = [autos]  # the actions into each state on the stack
+    tried = fired = skipped = (
+        0  # where a card was turned over: the relaxation run, its proofs, not run
+    )
     while stack:
         s, todo = stack[-1]
         if not todo:
@@ -143,10 +149,20 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
             return
         if budget.nodes % _SLICE == 0:
             yield True
-        # the relaxation costs as much as many expansions: only where a card
-        # was turned over or left the talon, where it most often fires
-        if (len(s2[3]) != len(s[3]) or s2[1] != s[1]) and hopeless(s2, draw):
-            continue
+        # the relaxation costs as much as many expansions: where a card left
+        # the talon, where it fires most often; where a card was turned over
+        # only while it fires there often enough in this search
+        if len(s2[3]) != len(s[3]):
+            if hopeless(s2, draw):
+                continue
+        elif s2[1] != s[1]:
+            skipped += 1
+            if tried < _TRY_FIRST or fired * _WORTH >= tried or skipped % _RETRY == 0:
+                tried += 1
+                skipped -= 1
+                if hopeless(s2, draw):
+                    fired += 1
+                    continue
         nxt = generate(s2, draw, True)
         nxt.reverse()
         stack.append((s2, nxt))
@@ -154,22 +170,19 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
     yield None
 
 
-def take_turns(
-    st: State, draw: int, budget: Budget, seconds: float | None
-) -> list[Action] | bool | None:
+def take_turns(st: State, draw: int, budget: Budget) -> list[Action] | bool | None:
     """The win-seeking narrow best-first search and the exhaustive
     depth-first one in turns: a line from either, ``None`` (a proof) from the
-    depth-first one, or ``False``.  The first seconds go to the win-seeker,
-    which finds most wins quickly; after that it gets its share of the time."""
+    depth-first one, or ``False``.  The depth-first search goes first and
+    the win-seeker gets its share of the time from the start: the
+    depth-first one finds most wins within a few slices too, and proofs of
+    loss need all the time they can get."""
     seeker: Iterator[list[Action] | bool | None] | None = best_first(st, draw, budget, True)
     prover = depth_first(st, draw, budget)
-    warm = _WARM_UP if seconds is None else min(_WARM_UP, seconds * _WARM_UP_SHARE)
     spent = [0.0, 0.0]  # seconds used by the seeker and by the prover
     while True:
         t = budget.clock()
-        if seeker is not None and (
-            spent[0] < warm or spent[0] < _SEEKER_SHARE * (spent[0] + spent[1])
-        ):
+        if seeker is not None and (spent[0] < _SEEKER_SHARE * (spent[0] + spent[1])):
             got = next(seeker)
             spent[0] += budget.clock() - t
             if got is None:
@@ -210,7 +223,7 @@ def solve(
     st = from_position(position)
     if rules.is_won(position):
         return SolveResult("solved", (), 0, 0.0)
-    found = None if hopeless(st, rules.draw) else take_turns(st, rules.draw, budget, max_seconds)
+    found = None if hopeless(st, rules.draw) else take_turns(st, rules.draw, budget)
     seconds = clock() - start
     if found is None:
         return SolveResult("unsolvable", (), budget.nodes, seconds)
