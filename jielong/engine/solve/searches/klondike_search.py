@@ -124,9 +124,9 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
     first.reverse()  # popped from the end: the more promising kinds first
     stack: list[tuple[State, list[Action]]] = [(st, first)]
     path: list[list[Action]] = [autos]  # the actions into each state on the stack
-    tried = fired = skipped = (
-        0  # where a card was turned over: the relaxation run, its proofs, not run
-    )
+    # where a card was turned over: the relaxation's runs, its proofs, and
+    # the states since it last ran
+    tried = fired = skipped = 0
     while stack:
         s, todo = stack[-1]
         if not todo:
@@ -156,13 +156,14 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
             if hopeless(s2, draw):
                 continue
         elif s2[1] != s[1]:
-            skipped += 1
-            if tried < _TRY_FIRST or fired * _WORTH >= tried or skipped % _RETRY == 0:
+            if tried < _TRY_FIRST or fired * _WORTH >= tried or skipped == _RETRY - 1:
                 tried += 1
-                skipped -= 1
+                skipped = 0
                 if hopeless(s2, draw):
                     fired += 1
                     continue
+            else:
+                skipped += 1
         nxt = generate(s2, draw, True)
         nxt.reverse()
         stack.append((s2, nxt))
@@ -182,7 +183,7 @@ def take_turns(st: State, draw: int, budget: Budget) -> list[Action] | bool | No
     spent = [0.0, 0.0]  # seconds used by the seeker and by the prover
     while True:
         t = budget.clock()
-        if seeker is not None and (spent[0] < _SEEKER_SHARE * (spent[0] + spent[1])):
+        if seeker is not None and spent[0] < _SEEKER_SHARE * (spent[0] + spent[1]):
             got = next(seeker)
             spent[0] += budget.clock() - t
             if got is None:
