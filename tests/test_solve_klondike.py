@@ -232,6 +232,33 @@ def test_reachable_waste_tops_match_the_rules(n: int, p: int, d: int) -> None:
     assert dict(KS.reach(p, n, d)) == best
 
 
+@given(n=st.integers(1, 24))
+def test_draws_reach_names_the_positions_that_reach_a_waste_class(n: int) -> None:
+    """The depth-first search skips a draw-3 state when one that reaches it
+    by draws alone was seen: which waste classes reach which, against
+    clicks on the real stock (draws only, no recycle)."""
+    r = rules(3)
+    talon = tuple(Card(i) for i in range(n))
+    reached: dict[int, int] = {}
+    for p in range(n + 1):
+        pos = KlondikePosition(
+            tableau=((),) * 7,
+            hidden=(0,) * 7,
+            stock=tuple(reversed(talon[p:])),
+            waste=talon[:p],
+            foundations=(None,) * 4,
+        )
+        start = KS.waste_class(KS.from_position(pos), 3)
+        while True:
+            q = KS.waste_class(KS.from_position(pos), 3)
+            reached[q] = reached.get(q, 0) | 1 << start
+            if not pos.stock:
+                break
+            draw = next(m for m in r.legal_moves(pos) if m.src == STOCK)
+            pos = r.play(pos, draw)
+    assert {q: KS.DRAWS_REACH[n][q] for q in reached} == reached
+
+
 @pytest.mark.parametrize("draw", [1, 3])
 def test_budget_gives_unknown_not_a_verdict(draw: int) -> None:
     r = rules(draw)

@@ -86,6 +86,20 @@ than after two seconds of the win-seeker alone, together with the gate on
 the relaxation below, took the p95 from 1.16 s to 0.74 s with every verdict
 the same.)
 
+Waste positions reached by draws.  A draw-3 state reaches by draws alone
+every state that differs from it only in the waste position further on in
+the same pass: ``p + 3``, ``p + 6``... and the talon's end (the class of
+0).  Whatever wins from the later one wins from the earlier, so the
+depth-first search keeps, for each twin class less its waste position, the
+waste classes it has seen, and skips a state when it or one that reaches it
+by draws was seen (``DRAWS_REACH``).  The proof stays exhaustive: every
+successor of an expanded state is expanded, or is reached by draws from a
+state that was; were some expanded state winnable, take one with the fewest
+moves other than stock clicks to a win, and its successor on such a line,
+or the state that reaches that successor by draws, would be a winnable
+expanded state with fewer.  On draw-3 deals 12 and 14 the proof alone
+shrinks from 92,069 to 82,199 states and from 36,958 to 32,826.
+
 Hopeless positions.  Before searching, and in the depth-first search after
 each move that takes a card from the talon (and after a move that turns a
 card over while that proves often enough in this search: on draw-3 deal 318

@@ -15,6 +15,7 @@ from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve.result import SolverBug, SolveResult
 from jielong.engine.solve.searches.klondike_relax import hopeless
 from jielong.engine.solve.searches.klondike_state import (
+    DRAWS_REACH,
     Action,
     State,
     apply,
@@ -24,7 +25,9 @@ from jielong.engine.solve.searches.klondike_state import (
     generate,
     replay_actions,
     trivially_won,
+    twin_class,
     twin_key,
+    waste_class,
 )
 
 
@@ -119,7 +122,10 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
     if trivially_won(st):
         yield autos + finish(st)
         return
-    seen = {twin_key(st, draw)}
+    # per twin class, the waste classes seen in it (bits): a state is
+    # skipped when it or a state that reaches it by draws alone was seen
+    seen = {twin_class(st): 1 << waste_class(st, draw)}
+    reach = DRAWS_REACH if draw == 3 else None
     first = generate(st, draw, True)
     first.reverse()  # popped from the end: the more promising kinds first
     stack: list[tuple[State, list[Action]]] = [(st, first)]
@@ -135,10 +141,12 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
             continue
         act = todo.pop()
         s2, autos = autoplay(apply(s, act))
-        k2 = twin_key(s2, draw)
-        if k2 in seen:
+        k2 = twin_class(s2)
+        q = waste_class(s2, draw)
+        had = seen.get(k2, 0)
+        if had & (1 << q if reach is None else reach[len(s2[3])][q]):
             continue
-        seen.add(k2)
+        seen[k2] = had | 1 << q
         if trivially_won(s2):
             line = [a for acts in path for a in acts]
             yield line + [act, *autos] + finish(s2)

@@ -132,9 +132,10 @@ _BOTTOM: Final = 64
 face-down card."""
 
 
-def twin_key(st: State, draw: int) -> bytes:
+def twin_class(st: State) -> bytes:
     """The key of ``st``'s class of twinned positions (see "Twin classes"
-    in the module notes): piles in any order, and for every pair of twins face
+    in the module notes), less the waste position (:func:`twin_key` has
+    both): piles in any order, and for every pair of twins face
     up on the tableau, what lies on the one and on the other in either order.
     Twinned positions are won or lost alike, so the full solver's searches
     keep one of each class.
@@ -145,8 +146,9 @@ def twin_key(st: State, draw: int) -> bytes:
     what lies on each face-up card (for each twin pair, the lower card takes
     the smaller of the two), which cards lie at the bottom of a pile with no
     face-down card (in any pile: the order of piles does not matter), and
-    the talon.  The foundations hold the other cards."""
-    piles, hidden, _found, talon, p = st
+    the talon (its cards in turning order).  The foundations hold the other
+    cards."""
+    piles, hidden, _found, talon, _p = st
     on = _NONE_UP[:]
     anchors = [255] * PILES
     for i in range(PILES):
@@ -172,9 +174,36 @@ def twin_key(st: State, draw: int) -> bytes:
         pile = piles[i]
         if pile and not hidden[i]:
             on[pile[0]] += _BOTTOM
-    if draw == 1 or p % 3 == 0 or p == len(talon):
-        p = 0
-    return bytes(hidden) + bytes(anchors) + bytes(on) + talon + BYTE[p]
+    return bytes(hidden) + bytes(anchors) + bytes(on) + talon
+
+
+def waste_class(st: State, draw: int) -> int:
+    """Which waste position ``st`` holds, as far as play can tell: ``p``,
+    or 0 for every position from which draws reach only the multiples of
+    the draw and the talon's end (any position in draw 1)."""
+    p = st[4]
+    if draw == 1 or p % 3 == 0 or p == len(st[3]):
+        return 0
+    return p
+
+
+def twin_key(st: State, draw: int) -> bytes:
+    """The key of ``st``'s class of twinned positions with its waste class."""
+    return twin_class(st) + BYTE[waste_class(st, draw)]
+
+
+def _draws_reach(n: int, q: int) -> int:
+    """The waste classes (as bits) of the positions from which draws alone,
+    with no recycle, reach waste class ``q`` of a talon of ``n`` cards in
+    draw 3, ``q`` included: every position reaches the talon's end (class
+    0), and ``q - 3``, ``q - 6``... reach ``q``."""
+    if q == 0:
+        return 1 | sum(1 << t for t in range(1, n) if t % 3)
+    return sum(1 << t for t in range(q, 0, -3))
+
+
+DRAWS_REACH: Final = [[_draws_reach(n, q) for q in range(n + 1)] for n in range(25)]
+"""``DRAWS_REACH[n][q]``: :func:`_draws_reach`, for every talon."""
 
 
 def split_steps(act: Action) -> tuple[Action, Action]:
