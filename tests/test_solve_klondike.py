@@ -198,19 +198,24 @@ def test_draw3_solution_plays_through_recycles() -> None:
     assert brute_force_winnable(r, pos)
 
 
-@given(n=st.integers(1, 24), p=st.integers(0, 24), d=st.sampled_from([1, 3]))
-def test_reachable_waste_tops_match_the_rules(n: int, p: int, d: int) -> None:
-    """The solver's draw-phase arithmetic against clicks on the real stock."""
-    assume(p <= n)
-    r = rules(d)
+def _talon_alone(n: int, p: int) -> KlondikePosition:
+    """An empty table with a talon of ``n`` cards, ``p`` of them on the waste."""
     talon = tuple(Card(i) for i in range(n))
-    pos = KlondikePosition(
+    return KlondikePosition(
         tableau=((),) * 7,
         hidden=(0,) * 7,
         stock=tuple(reversed(talon[p:])),
         waste=talon[:p],
         foundations=(None,) * 4,
     )
+
+
+@given(n=st.integers(1, 24), p=st.integers(0, 24), d=st.sampled_from([1, 3]))
+def test_reachable_waste_tops_match_the_rules(n: int, p: int, d: int) -> None:
+    """The solver's draw-phase arithmetic against clicks on the real stock."""
+    assume(p <= n)
+    r = rules(d)
+    pos = _talon_alone(n, p)
     # fewest stock clicks to each waste top, through the rules
     best: dict[int, int] = {}
     seen = {(pos.stock, pos.waste)}
@@ -238,16 +243,9 @@ def test_draws_reach_names_the_positions_that_reach_a_waste_class(n: int) -> Non
     by draws alone was seen: which waste classes reach which, against
     clicks on the real stock (draws only, no recycle)."""
     r = rules(3)
-    talon = tuple(Card(i) for i in range(n))
     reached: dict[int, int] = {}
     for p in range(n + 1):
-        pos = KlondikePosition(
-            tableau=((),) * 7,
-            hidden=(0,) * 7,
-            stock=tuple(reversed(talon[p:])),
-            waste=talon[:p],
-            foundations=(None,) * 4,
-        )
+        pos = _talon_alone(n, p)
         start = KS.waste_class(KS.from_position(pos), 3)
         while True:
             q = KS.waste_class(KS.from_position(pos), 3)

@@ -116,10 +116,8 @@ def state_key(st: State, draw: int, exact_p: bool) -> bytes:
     piles, hidden, _found, talon, p = st
     # each pile behind its face-down count; no part holds the separator 0xff
     parts = sorted(map(bytes.__add__, map(BYTE.__getitem__, hidden), piles))
-    if not exact_p and (draw == 1 or p % 3 == 0 or p == len(talon)):
-        p = 0
     parts.append(talon)
-    parts.append(BYTE[p])
+    parts.append(BYTE[p if exact_p else waste_class(st, draw)])
     return b"\xff".join(parts)
 
 
