@@ -179,6 +179,7 @@ def report(rows: list[dict[str, Any]]) -> str:
         walls = [h[1] for h in hints]
         cpus = [h[2] for h in hints if not math.isnan(h[2])]
         sampled = [h[3] for h in hints if h[3] > 0]
+        decided = sum(h[5] for h in hints if h[3] > 0 and len(h) > 5)
         kinds = Counter(h[0] for h in hints)
         how = (
             ("with" if fcs else "without") + " Freecell Solver"
@@ -205,6 +206,7 @@ def report(rows: list[dict[str, Any]]) -> str:
             + (
                 f"\n  deals sampled per sampled hint: mean {statistics.mean(sampled):.1f}"
                 f"  p5 {pct([float(s) for s in sampled], 0.05):.0f}"
+                f"  decided {decided}/{sum(sampled)} ({100 * decided / sum(sampled):.1f}%)"
                 if sampled
                 else ""
             )
