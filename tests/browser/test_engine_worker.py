@@ -209,6 +209,40 @@ def test_a_game_goes_on_offline_through_a_reload_and_reaches_the_server(
         context.close()
 
 
+def test_a_game_goes_on_offline_when_the_network_goes_before_the_first_move(
+    browser: Any, server: Server
+) -> None:
+    """The engine starts after the game is on the table: it takes that game
+    as soon as it answers, so a network lost before any move was played
+    leaves hints and moves to the device."""
+    context = browser.new_context(base_url=server.base, locale="en-GB", **PHONE)
+    try:
+        page = page_of(context)
+        game = open_game(page, "/play/kongdang?deal=8")
+        wait_engine(page)
+        page.wait_for_function(f"() => document.documentElement.dataset.engineHeld === '{game}'")
+        context.set_offline(True)
+        for version in (2, 3):
+            page.keyboard.press("h")
+            page.locator("#hintbar .bar.info").first.wait_for()
+            page.keyboard.press("h")
+            wait_board(page, version=version)
+        bar = page.locator(".offline-bar")
+        bar.wait_for(state="visible")
+        assert bar.locator(".sr-only").text_content() == t("offline.onDevice", "en")
+        played = read_board(page)
+        assert server.game(game)["version"] == 1
+
+        context.set_offline(False)
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        bar.wait_for(state="hidden")
+        wait_board(page, version=2, game=game)
+        assert server.game(game)["counters"]["moves"] == 2
+        assert {**read_board(page), "version": 3} == played
+    finally:
+        context.close()
+
+
 def test_a_game_dealt_offline_reaches_the_server(browser: Any, server: Server) -> None:
     context = browser.new_context(base_url=server.base, locale="en-GB", **DESKTOP)
     try:

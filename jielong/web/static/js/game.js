@@ -5,7 +5,7 @@
 // controller.js's. No rules here: what may be played comes from the answer's
 // `moves`.
 import { api } from "./api.js";
-import { start as startEngine, whenReady } from "./engine/client.js";
+import { onceReady, start as startEngine, whenReady } from "./engine/client.js";
 import * as device from "./engine/device.js";
 import { ask } from "./confirm.js";
 import { t, variant } from "./i18n.js";
@@ -177,6 +177,15 @@ export function createGame(table, paint) {
 
   // Games whose actions are played on the device until the server has them.
   const here = new Set();
+
+  // The game on the table before the engine answered (it starts once the
+  // page has settled): the engine takes it as soon as it does, while the
+  // server can still send its record, so that a network lost before the
+  // next move does not stop play.
+  onceReady(() => {
+    const state = table.confirmed;
+    if (state && !here.has(state.id)) mirror(() => device.hold(state));
+  });
 
   async function playHere(game, data) {
     await mirrorChain;

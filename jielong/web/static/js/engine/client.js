@@ -33,6 +33,13 @@ export function whenReady() {
   return readyPromise;
 }
 
+// Runs `fn` once the engine answers, if it ever starts (it does not start it).
+export function onceReady(fn) {
+  readyPromise.then((ok) => {
+    if (ok) fn();
+  });
+}
+
 function failed() {
   state = "failed";
   document.documentElement.dataset.engine = state;

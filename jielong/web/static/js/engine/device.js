@@ -113,6 +113,8 @@ export async function hold(state) {
     await keep({ id: state.id, record, base: state.version, pending: [] });
     await prune();
   }
+  // which game the engine holds, for the page's tests
+  document.documentElement.dataset.engineHeld = state.id;
   return true;
 }
 
