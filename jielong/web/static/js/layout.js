@@ -58,8 +58,9 @@ export function computeLayout(game, width, height, options = {}) {
   while (m.cw > 24 && !fits(m)) m = cardMetrics(m.cw - 1, large);
   cw = m.cw;
   const ch = m.ch;
-  // the waste fans sideways, or downwards beside the columns (whole indexes)
-  const wasteShift = side ? m.minUp : Math.round(cw * 0.3);
+  // the waste fans sideways, or downwards beside the columns (whole indexes);
+  // sideways, far enough to show a 10's two digits, short of the foundations
+  const wasteShift = side ? m.minUp : Math.min(Math.round(cw * 0.42), Math.floor((cw + gap) / 2));
   const sideW = side ? 2 * cw + gap : 0;
   const used = columns * cw + (columns - 1) * gap + (side ? sideW + (klondike ? cw : sideW) + 4 * gap : 0);
   const left = Math.max(gap, Math.floor((width - used) / 2));
