@@ -212,3 +212,29 @@ def test_pysol_import_boards_in_the_dialog(page: Any, server: Server, device: st
         assert columns == [[c.code() for c in col] for col in dealt.tableau]
         page.locator('#analysis-verdict[data-status="solved"]').wait_for()
         drawn_as_served(page, server, gid)
+
+
+@pytest.mark.parametrize("device", ["phone"])
+def test_a_board_file_is_opened_with_the_pages_own_button(
+    page: Any, server: Server, device: str
+) -> None:
+    """The file button speaks the page's language (the browser's own would
+    speak the browser's); the board it opens fills the box and starts."""
+    open_game(page, "/play/freecell?deal=5")
+    page.locator("#board-tools-open").click()
+    pick = page.locator("label.file-button")
+    assert pick.inner_text() == t("analysis.openFile")
+    native = page.locator("#position-file").bounding_box()  # the browser's button, hidden
+    assert native is not None and native["width"] <= 1 and native["height"] <= 1
+    with page.expect_file_chooser() as chooser:
+        pick.click()
+    chooser.value.set_files(str(BOARDS / "624.board"))
+    area = page.locator("#position-input")
+    page.wait_for_function("() => document.querySelector('#position-input').value.length > 0")
+    assert area.input_value() == board("624.board")
+    before = game_id(page)
+    page.locator("#position-start").click()
+    page.wait_for_function(f"() => !location.search.includes({json.dumps(before)})")
+    columns = [col["up"] for col in server.game(game_id(page))["position"]["tableau"]]
+    dealt = rules_for("freecell").deal(624)
+    assert columns == [[c.code() for c in col] for col in dealt.tableau]

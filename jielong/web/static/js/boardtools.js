@@ -40,7 +40,9 @@ function pasteSection(ctl, analysis) {
     "aria-describedby": "position-help position-error",
   });
   const error = el("p", { id: "position-error", class: "board-error", role: "alert" });
-  const file = el("input", { type: "file", id: "position-file", accept: ".txt,.board,text/plain" });
+  // the browser's own file button speaks the browser's language, not the page's
+  const file = el("input", { type: "file", id: "position-file", class: "sr-only", accept: ".txt,.board,text/plain" });
+  const pick = el("label", { for: "position-file", class: "file-button", text: t("analysis.openFile") });
   const start = button("position-start", t("analysis.start"), { class: "primary" });
 
   function fail(text) {
@@ -83,7 +85,7 @@ function pasteSection(ctl, analysis) {
     el("p", { id: "position-help", class: "board-help", text: t("analysis.pasteHelp") }),
     area,
     error,
-    el("div", { class: "board-row" }, start, file),
+    el("div", { class: "board-row" }, start, file, pick),
   );
   // a text file dropped anywhere on the section fills the box
   section.addEventListener("dragover", (e) => {
