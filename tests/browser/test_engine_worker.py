@@ -49,6 +49,24 @@ def page_of(context: Any) -> Any:
     return page
 
 
+def play_hint(page: Any, version: int) -> None:
+    """In 空當接龍 the hint's second press plays it: the board at ``version``."""
+    page.keyboard.press("h")
+    page.locator("#hintbar .bar.info").first.wait_for()
+    page.keyboard.press("h")
+    wait_board(page, version=version)
+
+
+def playing_on_device(page: Any) -> Any:
+    """The offline bar, saying that play goes on here: a short word in the
+    status row, the whole sentence for screen readers."""
+    bar = page.locator(".offline-bar")
+    bar.wait_for(state="visible")
+    assert bar.locator("[aria-hidden=true]").inner_text() == t("offline.onDeviceShort", "en")
+    assert bar.locator(".sr-only").text_content() == t("offline.onDevice", "en")
+    return bar
+
+
 def test_hints_demo_and_verdict_come_from_the_device(context: Any, server: Server) -> None:
     asked: list[str] = []
 
@@ -158,24 +176,13 @@ def test_a_game_goes_on_offline_through_a_reload_and_reaches_the_server(
         wait_board(page)
         wait_engine(page)
         page.wait_for_function("() => document.documentElement.dataset.engineKept === '1'")
-        # in 空當接龍 the hint's second press plays it
-        page.keyboard.press("h")
-        page.locator("#hintbar .bar.info").first.wait_for()
-        page.keyboard.press("h")
-        wait_board(page, version=2)
+        play_hint(page, 2)
         assert server.game(game)["version"] == 2
 
         context.set_offline(True)
         for version in (3, 4):
-            page.keyboard.press("h")
-            page.locator("#hintbar .bar.info").first.wait_for()
-            page.keyboard.press("h")
-            wait_board(page, version=version)
-        bar = page.locator(".offline-bar")
-        bar.wait_for(state="visible")
-        # a short word in the status row, the whole sentence for screen readers
-        assert bar.locator("[aria-hidden=true]").inner_text() == t("offline.onDeviceShort", "en")
-        assert bar.locator(".sr-only").text_content() == t("offline.onDevice", "en")
+            play_hint(page, version)
+        bar = playing_on_device(page)
         assert_over_no_card(page, bar)
         played = read_board(page)
         assert server.game(game)["version"] == 2
@@ -186,10 +193,7 @@ def test_a_game_goes_on_offline_through_a_reload_and_reaches_the_server(
         assert read_board(page) == played
         page.keyboard.press("u")
         wait_board(page, version=5)
-        page.keyboard.press("h")
-        page.locator("#hintbar .bar.info").first.wait_for()
-        page.keyboard.press("h")
-        wait_board(page, version=6)
+        play_hint(page, 6)
         played = read_board(page)
         screenshot(page, "engine-offline-phone")
 
@@ -223,13 +227,8 @@ def test_a_game_goes_on_offline_when_the_network_goes_before_the_first_move(
         page.wait_for_function(f"() => document.documentElement.dataset.engineHeld === '{game}'")
         context.set_offline(True)
         for version in (2, 3):
-            page.keyboard.press("h")
-            page.locator("#hintbar .bar.info").first.wait_for()
-            page.keyboard.press("h")
-            wait_board(page, version=version)
-        bar = page.locator(".offline-bar")
-        bar.wait_for(state="visible")
-        assert bar.locator(".sr-only").text_content() == t("offline.onDevice", "en")
+            play_hint(page, version)
+        bar = playing_on_device(page)
         played = read_board(page)
         assert server.game(game)["version"] == 1
 
