@@ -213,6 +213,45 @@ def test_a_game_goes_on_offline_through_a_reload_and_reaches_the_server(
         context.close()
 
 
+def test_a_first_visit_leaves_the_engine_on_the_device(browser: Any, server: Server) -> None:
+    """A first visit may start its engine before the service worker answers
+    the page (here the worker's script is held back until the engine is
+    ready): once the service worker takes the page over, the engine's files
+    go into its cache, so the table opened again offline still plays on the
+    device."""
+    context = browser.new_context(base_url=server.base, locale="en-GB", **PHONE)
+    held: list[Any] = []
+    released = False
+
+    def hold(route: Any) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    context.route("**/sw.js", hold)
+    try:
+        page = page_of(context)
+        game = open_game(page, "/play/kongdang?deal=6")
+        wait_engine(page)
+        play_hint(page, 2)
+        released = True
+        for route in held:
+            route.continue_()
+        page.wait_for_function("() => document.documentElement.dataset.engineKept === '1'")
+
+        context.set_offline(True)
+        answer = page.reload()
+        assert answer is not None and answer.from_service_worker
+        wait_board(page, version=2)
+        wait_engine(page)
+        play_hint(page, 3)
+        playing_on_device(page)
+        assert server.game(game)["version"] == 2
+    finally:
+        context.close()
+
+
 def test_a_game_goes_on_offline_when_the_network_goes_before_the_first_move(
     browser: Any, server: Server
 ) -> None:
