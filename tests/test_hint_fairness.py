@@ -74,7 +74,8 @@ def test_a_caller_that_gave_up_leaves_no_computation_behind() -> None:
 
     queued, left, results = _run(scenario())
     assert queued == 8
-    assert all(isinstance(r, HintUnavailable) for r in results)
+    # the first, running at once, may have finished before its caller gave up
+    assert all(isinstance(r, HintUnavailable) for r in results[1:]), results
     # the queued ones are cancelled at once; only the computations already
     # handed to the worker (one running, one or two in its pipe) finish
     assert left <= 3 < queued
