@@ -107,6 +107,36 @@ def test_a_win_that_needs_a_run_split_is_found_by_the_proof_search() -> None:
     assert isinstance(verdict, list)
 
 
+DOWN_TO_FREE_A_CARD = """
+# klondike-1
+Foundations: 7C KD KH KS
+: 8C 9C TC QC KC | JC
+: |
+: |
+: |
+: |
+: |
+: |
+"""
+"""Won only by bringing cards down for other cards brought down: the jack of
+clubs needs the queen of diamonds, which comes down only once the king of
+diamonds has (onto an empty pile) and onto the king of spades, brought down
+first with nothing laid on it yet."""
+
+
+def test_cards_brought_down_for_other_cards_brought_down_win() -> None:
+    r = rules(1)
+    pos = r.from_text(DOWN_TO_FREE_A_CARD)
+    assert brute_force_winnable(r, pos)
+    verdict: list[KS.Action] | bool | None = True
+    for verdict in KX.depth_first(K.from_position(pos), 1, KX.Budget(None, None)):
+        if verdict is not True:
+            break
+    assert isinstance(verdict, list)
+    _moves, end = KS.replay_actions(r, pos, K.from_position(pos), verdict)
+    assert r.is_won(end)
+
+
 class FixtureTooLarge(AssertionError):
     """More reachable positions than an exhaustive check tries."""
 
@@ -338,6 +368,69 @@ def test_move_generator_matches_the_rules(number: int, steps: int, seed: int, dr
                 assert len(moves) == 1
             got.add(_norm(moves[0]))
         assert got == want
+
+
+def _walk(rules: Klondike, number: int, states: int) -> list[tuple[KlondikePosition, KS.State]]:
+    """Positions the search meets on ``number``, in the order a depth-first
+    walk over the moves of :func:`KS.generate` meets them."""
+    draw = rules.draw
+    out: list[tuple[KlondikePosition, KS.State]] = []
+    seen = set()
+    stack = [rules.deal(number)]
+    while stack and len(out) < states:
+        pos = stack.pop()
+        state = K.from_position(pos)
+        key = KS.state_key(state, draw, True)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((pos, state))
+        for act in KS.generate(state, draw, True):
+            stack.append(K.replay_actions(rules, pos, state, [act])[1])
+    return out
+
+
+@pytest.mark.parametrize(("draw", "number"), [(3, 12), (3, 58), (1, 5)])
+def test_paired_moves_wait_for_their_use(draw: int, number: int) -> None:
+    """With ``paired``, a foundation card comes back down and a pile is
+    emptied only together with the move that uses it: a card laid on the
+    card brought down, or another card brought down; a king into the
+    emptied pile. Every other move is as without it."""
+    r = rules(draw)
+    paired = 0
+    for pos, state in _walk(r, number, 1500):
+        paired += _check_pairs(r, pos, state)
+    assert paired > 100
+
+
+def _check_pairs(r: Klondike, pos: KlondikePosition, state: KS.State) -> int:
+    draw = r.draw
+    plain = KS.generate(state, draw, True)
+
+    def prepares(act: KS.Action) -> bool:
+        if act[0] == KS.FOUNDATION_DOWN:
+            return True
+        return act[0] == KS.PILE_MOVE and act[2] == 0 and act[3] != KS.FOUNDATION
+
+    kept, pairs = [], []
+    for act in KS.generate(state, draw, True, paired=True):
+        (pairs if act[0] == KS.PAIR else kept).append(act)
+    assert kept == [a for a in plain if not prepares(a)]
+    for pair in pairs:
+        first, then = KS.steps(pair)
+        assert first in plain and prepares(first)
+        mid = KS.apply(state, first)
+        after = KS.apply(mid, then)
+        K.replay_actions(r, pos, state, [first, then])  # both legal, in turn
+        if first[0] == KS.FOUNDATION_DOWN:
+            j = first[2]
+            laid_on = then[0] != KS.FOUNDATION_DOWN
+            assert not laid_on or len(after[0][j]) == len(mid[0][j]) + 1
+        else:
+            filled = [i for i in range(7) if not mid[0][i] and after[0][i]]
+            assert len(filled) == 1 and after[0][filled[0]][0] >> 2 == 12
+        assert KS.apply(state, pair) == after
+    return len(pairs)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -73,6 +73,33 @@ and ``u`` home) into a class whose shortest line is shorter; by induction
 the search reaches a won position.  The proof that draw-3 deal 12 is lost
 shrinks from 699,134 states to 92,069.
 
+Moves that wait for their use.  Two kinds of move only prepare later
+ones: a foundation card brought back down is there to have a card laid on
+it or to let the card under it on its foundation come down too, and a pile
+emptied (its whole run moved away, no face-down card under it) is there to
+take a king.  Take a winning line.  If a card brought down goes home
+again, or moves on as the whole end of its pile, before it is used so,
+drop that move or send it straight where it went (a shorter line).  Else
+swap it with the move after it while that move does not use it and is not
+itself a card brought down: that move does not need it (no card goes on
+it, the card under it stays on the foundation, its successor cannot go
+home while it is down), and the card it covered only lies free longer.  So
+some shortest winning line brings each card down right before its use or
+right before another card comes down (a king, say, brought down to take the
+queen that must come down from under another king).  Likewise an emptying
+move can wait until right before the first king goes into that pile, or be
+dropped when none ever does: until then the run it moved is used the same
+on either pile, and the card it went onto only lies free longer.  The full
+solver's searches make these moves only so, each as one move with the move
+after it (``PAIR``): a card brought down with a card laid on it (a move
+that would lay it on that card's free twin lays it there instead: the
+positions are twinned) or with another card brought down, and a pile
+emptied with a king moved into an empty pile (any: the order of piles does
+not matter).  Where nothing can follow, the move is not made at all.  On
+draw-3 deals 12, 14 and 58 the proofs shrink from 82,199 states to
+49,399, from 32,826 to 23,630 and from 189,917 to 168,010 (plain Python,
+the depth-first search alone).
+
 Two searches take turns on one budget.  A narrow best-first search (on
 cards home, cards turned over and stock left; ties go to the newest state)
 also leaves out foundation cards brought back down, which are rarely

@@ -24,6 +24,7 @@ from jielong.engine.solve.searches.klondike_state import (
     from_position,
     generate,
     replay_actions,
+    steps,
     trivially_won,
     twin_class,
     twin_key,
@@ -88,12 +89,12 @@ def best_first(
     counter = 0
     while heap:
         _, _, s, k = heapq.heappop(heap)
-        for act in generate(s, draw, True, narrow):
+        for act in generate(s, draw, True, narrow, paired=True):
             s2, autos = autoplay(apply(s, act))
             k2 = twin_key(s2, draw)
             if k2 in parent:
                 continue
-            parent[k2] = (k, [act, *autos])
+            parent[k2] = (k, [*steps(act), *autos])
             if trivially_won(s2):
                 line: list[Action] = finish(s2)
                 at: bytes | None = k2
@@ -126,7 +127,7 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
     # skipped when it or a state that reaches it by draws alone was seen
     seen = {twin_class(st): 1 << waste_class(st, draw)}
     reach = DRAWS_REACH if draw == 3 else None
-    first = generate(st, draw, True)
+    first = generate(st, draw, True, paired=True)
     first.reverse()  # popped from the end: the more promising kinds first
     stack: list[tuple[State, list[Action]]] = [(st, first)]
     path: list[list[Action]] = [autos]  # the actions into each state on the stack
@@ -149,7 +150,7 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
         seen[k2] = had | 1 << q
         if trivially_won(s2):
             line = [a for acts in path for a in acts]
-            yield line + [act, *autos] + finish(s2)
+            yield line + [*steps(act), *autos] + finish(s2)
             return
         budget.nodes += 1
         if budget.spent():
@@ -172,10 +173,10 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
                     continue
             else:
                 skipped += 1
-        nxt = generate(s2, draw, True)
+        nxt = generate(s2, draw, True, paired=True)
         nxt.reverse()
         stack.append((s2, nxt))
-        path.append([act, *autos])
+        path.append([*steps(act), *autos])
     yield None
 
 

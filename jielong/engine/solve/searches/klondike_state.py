@@ -57,6 +57,12 @@ STOCK_TURN: Final = 3
 RUN_SPLIT: Final = 4
 """``(RUN_SPLIT, i, k, dst)``: ``pile[i][k:]`` to ``dst``, then the card it
 uncovered, ``pile[i][k - 1]``, home."""
+PAIR: Final = 5
+"""``(PAIR, n, *first, *then)``: action ``first`` (``n`` ints), then
+action ``then``, which uses what ``first`` made: a card laid on a card
+brought back down, or a king into the pile ``first`` emptied (the full
+solver's searches only: see "Moves that wait for their use" in the module
+notes)."""
 
 
 def safe(found: tuple[int, ...], card: int) -> bool:
@@ -210,12 +216,23 @@ def split_steps(act: Action) -> tuple[Action, Action]:
     return (PILE_MOVE, act[1], act[2], act[3]), (PILE_MOVE, act[1], act[2] - 1, FOUNDATION)
 
 
+def steps(act: Action) -> list[Action]:
+    """The actions of a line that play ``act``: a :data:`PAIR` is two."""
+    if act[0] == PAIR:
+        n = act[1]
+        return [act[2 : 2 + n], act[2 + n :]]
+    return [act]
+
+
 def apply(st: State, act: Action) -> State:
     piles, hidden, found, talon, p = st
     kind = act[0]
     if kind == RUN_SPLIT:
         split, home = split_steps(act)
         return apply(apply(st, split), home)
+    if kind == PAIR:
+        n = act[1]
+        return apply(apply(st, act[2 : 2 + n]), act[2 + n :])
     if kind == WASTE_PLAY:
         q, dst = act[1], act[2]
         card = talon[q - 1]
@@ -304,15 +321,55 @@ def _destinations(c: int, last: list[int], empty: int, both: bool) -> tuple[int,
     return (i, j) if both else (i,)
 
 
+def _then(st: State, first: Action, draw: int) -> list[Action]:
+    """Each :data:`PAIR` of ``first`` and an action that uses it: when
+    ``first`` brings a card back down, one that lays a card on it (or on its
+    twin: then on it instead, as the positions are twinned) or brings
+    another card down; when ``first`` empties a pile,
+    one that moves a king into an empty pile (any: the order of piles does
+    not matter)."""
+    mid = apply(st, first)
+    piles = mid[0]
+    down = first[0] == FOUNDATION_DOWN
+    j = first[2]
+    twin = piles[j][-1] ^ 3 if down else UNKNOWN  # the other card of its rank and colour
+    out: list[Action] = []
+    for act in generate(mid, draw, True):
+        kind = act[0]
+        dst = act[2] if kind in (WASTE_PLAY, FOUNDATION_DOWN) else act[3]
+        if dst == FOUNDATION:
+            continue
+        if down and kind == FOUNDATION_DOWN:
+            pass  # another card back down (the one under it, or one that needs it)
+        elif not down:
+            if piles[dst]:
+                continue
+        elif dst != j:
+            if not piles[dst] or piles[dst][-1] != twin:
+                continue
+            act = (*act[:-1], j)
+            if (PAIR, len(first), *first, *act) in out:
+                continue
+        out.append((PAIR, len(first), *first, *act))
+    return out
+
+
 def generate(
-    st: State, draw: int, stock_known: bool, narrow: bool = False, every_split: bool = False
+    st: State,
+    draw: int,
+    stock_known: bool,
+    narrow: bool = False,
+    every_split: bool = False,
+    paired: bool = False,
 ) -> list[Action]:
     """Every macro move, the more promising kinds first, less run splits
     that are never needed (see "Run splits" in the module notes) unless
     ``every_split``; without it, also one move of a card that fits on two
     free twins.  ``narrow`` also leaves out foundation cards brought
     back down, which are rarely needed: a search with it may miss wins, so
-    it never proves anything."""
+    it never proves anything.  With ``paired`` a card comes back down only
+    together with a card laid on it, and a pile is emptied only together
+    with a king moved into it (:data:`PAIR`)."""
     piles, hidden, found, talon, p = st
     out: list[Action] = []
     last = _NOWHERE[:]
@@ -355,7 +412,11 @@ def generate(
             if k == 0 and c >> 2 == 12:
                 continue  # a king alone on its pile: moving it changes nothing
             for j in _destinations(c, last, empty, every_split):
-                if j != i:
+                if j == i:
+                    continue
+                if paired and k == 0:
+                    out.extend(_then(st, (kind, i, k, j), draw))
+                else:
                     out.append((kind, i, k, j))
     # foundation cards back down, unless the safe rule would send them home
     for s in range(0 if narrow else 4):
@@ -366,7 +427,10 @@ def generate(
         if safe(found, c):
             continue
         for j in _destinations(c, last, empty, every_split):
-            out.append((FOUNDATION_DOWN, s, j))
+            if paired:
+                out.extend(_then(st, (FOUNDATION_DOWN, s, j), draw))
+            else:
+                out.append((FOUNDATION_DOWN, s, j))
     return out
 
 
