@@ -89,7 +89,7 @@ def best_first(
     counter = 0
     while heap:
         _, _, s, k = heapq.heappop(heap)
-        for act in generate(s, draw, True, narrow, paired=True):
+        for act in generate(s, draw, True, narrow):
             s2, autos = autoplay(apply(s, act))
             k2 = twin_key(s2, draw)
             if k2 in parent:
