@@ -322,35 +322,32 @@ def _destinations(c: int, last: list[int], empty: int, both: bool) -> tuple[int,
 
 
 def _then(st: State, first: Action, draw: int) -> list[Action]:
-    """Each :data:`PAIR` of ``first`` and an action that uses it: when
-    ``first`` brings a card back down, one that lays a card on it (or on its
-    twin: then on it instead, as the positions are twinned) or brings
-    another card down; when ``first`` empties a pile,
-    one that moves a king into an empty pile (any: the order of piles does
-    not matter)."""
+    """Each :data:`PAIR` of ``first`` and an action that uses it.  When
+    ``first`` brings a card back down: one that lays a card on it (or on its
+    twin: then on it instead, as the positions are twinned), or brings
+    another card down.  When ``first`` empties a pile: one that moves a king
+    into an empty pile (any: the order of piles does not matter)."""
     mid = apply(st, first)
     piles = mid[0]
-    down = first[0] == FOUNDATION_DOWN
-    j = first[2]
-    twin = piles[j][-1] ^ 3 if down else UNKNOWN  # the other card of its rank and colour
     out: list[Action] = []
+    if first[0] == FOUNDATION_DOWN:
+        j = first[2]
+        twin = piles[j][-1] ^ 3  # the other card of its rank and colour
+        for act in generate(mid, draw, True):
+            kind = act[0]
+            dst = act[2] if kind in (WASTE_PLAY, FOUNDATION_DOWN) else act[3]
+            if kind != FOUNDATION_DOWN and dst != j:
+                if dst == FOUNDATION or not piles[dst] or piles[dst][-1] != twin:
+                    continue
+                act = (*act[:-1], j)
+                if (PAIR, len(first), *first, *act) in out:
+                    continue
+            out.append((PAIR, len(first), *first, *act))
+        return out
     for act in generate(mid, draw, True):
-        kind = act[0]
-        dst = act[2] if kind in (WASTE_PLAY, FOUNDATION_DOWN) else act[3]
-        if dst == FOUNDATION:
-            continue
-        if down and kind == FOUNDATION_DOWN:
-            pass  # another card back down (the one under it, or one that needs it)
-        elif not down:
-            if piles[dst]:
-                continue
-        elif dst != j:
-            if not piles[dst] or piles[dst][-1] != twin:
-                continue
-            act = (*act[:-1], j)
-            if (PAIR, len(first), *first, *act) in out:
-                continue
-        out.append((PAIR, len(first), *first, *act))
+        dst = act[2] if act[0] in (WASTE_PLAY, FOUNDATION_DOWN) else act[3]
+        if dst != FOUNDATION and not piles[dst]:
+            out.append((PAIR, len(first), *first, *act))
     return out
 
 
