@@ -32,6 +32,7 @@ from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve import klondike as K
 from jielong.engine.solve.result import Hint
 from jielong.engine.solve.searches.klondike_hint import PROOF_CARDS, first_pass_turn, lost_every_way
+from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_sample import (
     NODES,
     SEGMENT_HORIZON,
@@ -47,7 +48,7 @@ from jielong.engine.solve.searches.klondike_sample import (
     weigh,
 )
 from jielong.engine.solve.searches.klondike_search import Budget, best_first
-from jielong.engine.solve.searches.klondike_state import apply, from_position, replay_actions
+from jielong.engine.solve.searches.klondike_state import apply, from_position
 from jielong.engine.solve.searches.klondike_unseen import (
     first_code,
     masked,

@@ -133,7 +133,7 @@ def test_cards_brought_down_for_other_cards_brought_down_win() -> None:
         if verdict is not True:
             break
     assert isinstance(verdict, list)
-    _moves, end = KS.replay_actions(r, pos, K.from_position(pos), verdict)
+    _moves, end = K.replay_actions(r, pos, K.from_position(pos), verdict)
     assert r.is_won(end)
 
 

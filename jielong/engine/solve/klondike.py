@@ -191,13 +191,13 @@ from collections.abc import Callable
 
 from jielong.engine import native
 from jielong.engine.solve.searches.klondike_hint import circle_key, heuristic_move, hint
+from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_search import find_win, solve
 from jielong.engine.solve.searches.klondike_state import (
     UNKNOWN,
     Action,
     State,
     from_position,
-    replay_actions,
 )
 from jielong.engine.solve.searches.klondike_unseen import visible_state
 

@@ -19,6 +19,7 @@ from jielong.engine.rules.core import Move, foundation_heights
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve.result import CarriedDeal, Hint, SolverBug
 from jielong.engine.solve.searches.klondike_relax import hopeless
+from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_sample import (
     Weighing,
     carry_after,
@@ -36,7 +37,6 @@ from jielong.engine.solve.searches.klondike_state import (
     apply,
     generate,
     reach,
-    replay_actions,
     state_key,
 )
 from jielong.engine.solve.searches.klondike_unseen import deal_unknown, unknown_cards, visible_state

@@ -14,6 +14,7 @@ from jielong.engine.rules.core import Move
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve.result import SolverBug, SolveResult
 from jielong.engine.solve.searches.klondike_relax import hopeless
+from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_state import (
     DRAWS_REACH,
     Action,
@@ -23,7 +24,6 @@ from jielong.engine.solve.searches.klondike_state import (
     finish,
     from_position,
     generate,
-    replay_actions,
     steps,
     trivially_won,
     twin_class,
