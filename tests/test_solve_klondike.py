@@ -65,6 +65,16 @@ def test_verdict_agrees_with_brute_force(pos: KlondikePosition, draw: int) -> No
         assert replay_to_win(r, pos, res.moves)
 
 
+def proof_search(pos: KlondikePosition, draw: int) -> list[KS.Action] | bool | None:
+    """The exhaustive search on its own, run to its end: a line, or ``None``
+    (a proof)."""
+    verdict: list[KS.Action] | bool | None = True
+    for verdict in KX.depth_first(K.from_position(pos), draw, KX.Budget(None, None)):
+        if verdict is not True:
+            break
+    return verdict
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pos=small_positions(max_loose=9), draw=st.sampled_from([1, 3]))
 def test_proof_search_alone_agrees_with_brute_force(pos: KlondikePosition, draw: int) -> None:
@@ -73,11 +83,7 @@ def test_proof_search_alone_agrees_with_brute_force(pos: KlondikePosition, draw:
     uncovered card cannot go home, and must still find every win."""
     r = rules(draw)
     assume(not r.is_won(pos))
-    budget = KX.Budget(None, None)
-    verdict: list[KS.Action] | bool | None = True
-    for verdict in KX.depth_first(K.from_position(pos), draw, budget):
-        if verdict is not True:
-            break
+    verdict = proof_search(pos, draw)
     assert verdict is not False
     assert (verdict is not None) == brute_force_winnable(r, pos)
 
@@ -100,10 +106,7 @@ def test_a_win_that_needs_a_run_split_is_found_by_the_proof_search() -> None:
     r = rules(1)
     pos = r.from_text(SPLIT_NEEDED)
     assert brute_force_winnable(r, pos)
-    verdict: list[KS.Action] | bool | None = True
-    for verdict in KX.depth_first(K.from_position(pos), 1, KX.Budget(None, None)):
-        if verdict is not True:
-            break
+    verdict = proof_search(pos, 1)
     assert isinstance(verdict, list)
 
 
@@ -128,10 +131,7 @@ def test_cards_brought_down_for_other_cards_brought_down_win() -> None:
     r = rules(1)
     pos = r.from_text(DOWN_TO_FREE_A_CARD)
     assert brute_force_winnable(r, pos)
-    verdict: list[KS.Action] | bool | None = True
-    for verdict in KX.depth_first(K.from_position(pos), 1, KX.Budget(None, None)):
-        if verdict is not True:
-            break
+    verdict = proof_search(pos, 1)
     assert isinstance(verdict, list)
     _moves, end = K.replay_actions(r, pos, K.from_position(pos), verdict)
     assert r.is_won(end)

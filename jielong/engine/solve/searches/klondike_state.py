@@ -334,9 +334,8 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
         j = first[2]
         twin = piles[j][-1] ^ 3  # the other card of its rank and colour
         for act in generate(mid, draw, True):
-            kind = act[0]
-            dst = act[2] if kind in (WASTE_PLAY, FOUNDATION_DOWN) else act[3]
-            if kind != FOUNDATION_DOWN and dst != j:
+            dst = act[-1]  # every action ends with where its card goes
+            if act[0] != FOUNDATION_DOWN and dst != j:
                 if dst == FOUNDATION or not piles[dst] or piles[dst][-1] != twin:
                     continue
                 act = (*act[:-1], j)
@@ -345,8 +344,7 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
             out.append((PAIR, len(first), *first, *act))
         return out
     for act in generate(mid, draw, True):
-        dst = act[2] if act[0] in (WASTE_PLAY, FOUNDATION_DOWN) else act[3]
-        if dst != FOUNDATION and not piles[dst]:
+        if act[-1] != FOUNDATION and not piles[act[-1]]:
             out.append((PAIR, len(first), *first, *act))
     return out
 
