@@ -130,7 +130,9 @@ def state_key(st: State, draw: int, exact_p: bool) -> bytes:
 _NOT_UP: Final = 53
 """In :func:`twin_key`: the card is not face up on the tableau (52: it is,
 with nothing on it)."""
-_NONE_UP: Final = [_NOT_UP] * 52
+_ON_AT: Final = 2 * PILES
+"""Where :func:`twin_class`'s key holds what lies on card 0."""
+_KEY_START: Final = [0] * PILES + [255] * PILES + [_NOT_UP] * 52
 _BOTTOM: Final = 64
 """In :func:`twin_key`: added for the bottom card of a pile with no
 face-down card."""
@@ -153,32 +155,34 @@ def twin_class(st: State) -> bytes:
     the talon (its cards in turning order).  The foundations hold the other
     cards."""
     piles, hidden, _found, talon, _p = st
-    on = _NONE_UP[:]
-    anchors = [255] * PILES
+    # one list: hidden (PILES), anchors (PILES), then what lies on each card
+    key = _KEY_START[:]
     for i in range(PILES):
         pile = piles[i]
         n = len(pile)
         if not n:
             continue
         h = hidden[i]
+        key[i] = h
         below = pile[h]
         if h:
-            anchors[i] = below
+            key[PILES + i] = below
         for k in range(h + 1, n):
             c = pile[k]
-            on[below] = c
+            key[_ON_AT + below] = c
             below = c
-        on[below] = UNKNOWN
-    for c in range(0, 52, 4):  # the twins of each rank: c and c + 3, c + 1 and c + 2
-        if _NOT_UP != on[c] > on[c + 3]:  # both face up (the twin not: 53)
-            on[c], on[c + 3] = on[c + 3], on[c]
-        if _NOT_UP != on[c + 1] > on[c + 2]:
-            on[c + 1], on[c + 2] = on[c + 2], on[c + 1]
+        key[_ON_AT + below] = UNKNOWN
+    # the twins of each rank: c and c + 3, c + 1 and c + 2
+    for c in range(_ON_AT, _ON_AT + 52, 4):
+        if _NOT_UP != key[c] > key[c + 3]:  # both face up (the twin not: 53)
+            key[c], key[c + 3] = key[c + 3], key[c]
+        if _NOT_UP != key[c + 1] > key[c + 2]:
+            key[c + 1], key[c + 2] = key[c + 2], key[c + 1]
     for i in range(PILES):
         pile = piles[i]
         if pile and not hidden[i]:
-            on[pile[0]] += _BOTTOM
-    return bytes(hidden) + bytes(anchors) + bytes(on) + talon
+            key[_ON_AT + pile[0]] += _BOTTOM
+    return bytes(key) + talon
 
 
 def waste_class(st: State, draw: int) -> int:
