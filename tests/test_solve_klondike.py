@@ -403,6 +403,14 @@ def test_paired_moves_wait_for_their_use(draw: int, number: int) -> None:
     assert paired > 100
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=small_positions(max_loose=14, min_loose=4), draw=st.sampled_from([1, 3]))
+def test_paired_moves_near_the_end(pos: KlondikePosition, draw: int) -> None:
+    """The same near the end, where kings home may come back down to an
+    emptied pile."""
+    _check_pairs(rules(draw), pos, K.from_position(pos))
+
+
 def _check_pairs(r: Klondike, pos: KlondikePosition, state: KS.State) -> int:
     draw = r.draw
     plain = KS.generate(state, draw, True)
@@ -425,12 +433,35 @@ def _check_pairs(r: Klondike, pos: KlondikePosition, state: KS.State) -> int:
         if first[0] == KS.FOUNDATION_DOWN:
             j = first[2]
             laid_on = then[0] != KS.FOUNDATION_DOWN
-            assert not laid_on or len(after[0][j]) == len(mid[0][j]) + 1
+            assert not laid_on or len(after[0][j]) > len(mid[0][j])  # a card or a run
         else:
             filled = [i for i in range(7) if not mid[0][i] and after[0][i]]
             assert len(filled) == 1 and after[0][filled[0]][0] >> 2 == 12
         assert KS.apply(state, pair) == after
+    for first in dict.fromkeys(KS.steps(pair)[0] for pair in pairs):
+        made = [pair for pair in pairs if KS.steps(pair)[0] == first]
+        assert made == [(KS.PAIR, len(first), *first, *then) for then in _uses(state, first, draw)]
     return len(pairs)
+
+
+def _uses(state: KS.State, first: KS.Action, draw: int) -> list[KS.Action]:
+    """Every move of the position after ``first`` that uses what it made, in
+    the order the plain generator lists them: a card laid on the card
+    brought down (a card laid on its twin instead: on it), another card
+    brought down; a king into an emptied pile."""
+    mid = KS.apply(state, first)
+    piles = mid[0]
+    out: list[KS.Action] = []
+    for act in KS.generate(mid, draw, True):
+        dst = act[-1]
+        if first[0] != KS.FOUNDATION_DOWN:
+            if dst != KS.FOUNDATION and not piles[dst]:
+                out.append(act)
+        elif act[0] == KS.FOUNDATION_DOWN or dst == first[2]:
+            out.append(act)
+        elif dst != KS.FOUNDATION and piles[dst] and piles[dst][-1] == piles[first[2]][-1] ^ 3:
+            out.append((*act[:-1], first[2]))
+    return out
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

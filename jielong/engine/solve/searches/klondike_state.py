@@ -304,6 +304,8 @@ _NOWHERE: Final = [-1] * 54
 _PARENT_PAIR: Final = [(_PARENTS[c] + (53, 53))[:2] for c in range(53)]
 """The two cards each card may lie on; 53 (never a pile's last card) for
 kings and the placeholder."""
+_KINGS: Final = bytes(1 if c >> 2 == 12 and c < 52 else 0 for c in range(64))
+"""``_KINGS[c]``: card ``c`` is a king."""
 
 
 def _destinations(c: int, last: list[int], empty: int, both: bool) -> tuple[int, ...]:
@@ -326,30 +328,61 @@ def _destinations(c: int, last: list[int], empty: int, both: bool) -> tuple[int,
 
 
 def _then(st: State, first: Action, draw: int) -> list[Action]:
-    """Each :data:`PAIR` of ``first`` and an action that uses it.  When
-    ``first`` brings a card back down: one that lays a card on it (or on its
-    twin: then on it instead, as the positions are twinned), or brings
-    another card down.  When ``first`` empties a pile: one that moves a king
-    into an empty pile (any: the order of piles does not matter)."""
+    """Each :data:`PAIR` of ``first`` and an action that uses it, in the
+    order :func:`generate` lists the second actions.  When ``first`` brings
+    a card back down: one that lays a card on it (or on its twin: then on it
+    instead, as the positions are twinned), or brings another card down.
+    When ``first`` empties a pile: one that moves a king into an empty pile
+    (any: the order of piles does not matter)."""
     mid = apply(st, first)
-    piles = mid[0]
+    piles, hidden, found, talon, p = mid
+    last = _NOWHERE[:]
+    empty = -1
+    for j in range(PILES):
+        pile = piles[j]
+        if pile:
+            last[pile[-1]] = j
+        elif empty < 0:
+            empty = j
+    down = first[0] == FOUNDATION_DOWN
+    # the cards that use what first made: those that lie on the card brought
+    # down (onto its pile), or kings (into the first empty pile)
+    dst = first[2] if down else empty
+    fits = _ON[piles[dst][-1] :: 64] if down else _KINGS
+    head = (PAIR, len(first), *first)
     out: list[Action] = []
-    if first[0] == FOUNDATION_DOWN:
-        j = first[2]
-        twin = piles[j][-1] ^ 3  # the other card of its rank and colour
-        for act in generate(mid, draw, True):
-            dst = act[-1]  # every action ends with where its card goes
-            if act[0] != FOUNDATION_DOWN and dst != j:
-                if dst == FOUNDATION or not piles[dst] or piles[dst][-1] != twin:
-                    continue
-                act = (*act[:-1], j)
-                if (PAIR, len(first), *first, *act) in out:
-                    continue
-            out.append((PAIR, len(first), *first, *act))
-        return out
-    for act in generate(mid, draw, True):
-        if act[-1] != FOUNDATION and not piles[act[-1]]:
-            out.append((PAIR, len(first), *first, *act))
+    for q in reach_list(p, len(talon), draw):
+        if fits[talon[q - 1]]:
+            out.append((*head, WASTE_PLAY, q, dst))
+    for i in range(PILES):
+        pile = piles[i]
+        n = len(pile)
+        h = hidden[i]
+        run = n - 1
+        while run > h and _ON[pile[run] << 6 | pile[run - 1]]:
+            run -= 1
+        for k in range(max(run, 0), n):
+            c = pile[k]
+            if not fits[c]:
+                continue
+            kind = PILE_MOVE
+            if k > h:
+                u = pile[k - 1]
+                if found[u & 3] != u >> 2:
+                    continue  # as in generate: a split whose uncovered card cannot go home
+                kind = RUN_SPLIT
+            elif k == 0 and c >> 2 == 12:
+                continue  # a king alone on its pile
+            out.append((*head, kind, i, k, dst))
+    for s in range(4):
+        r = found[s]
+        if not r:
+            continue
+        c = (r - 1) * 4 + s
+        if safe(found, c) or not (down or c >> 2 == 12):
+            continue
+        for j in _destinations(c, last, empty, False):
+            out.append((*head, FOUNDATION_DOWN, s, j))
     return out
 
 
