@@ -5,7 +5,6 @@ played through the rules: :mod:`.klondike_replay`)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from typing import Final
 
@@ -101,11 +100,19 @@ def reach(p: int, n: int, draw: int) -> Iterator[tuple[int, int]]:
             yield q, clicks
 
 
-@functools.cache
+_REACH: Final = [
+    [[tuple(q for q, _ in reach(p, n, draw)) for p in range(n + 1)] for n in range(25)]
+    if draw in (1, 3)
+    else []
+    for draw in range(4)
+]
+"""``_REACH[draw][n][p]``: the positions of :func:`reach`, for every talon."""
+
+
 def reach_list(p: int, n: int, draw: int) -> tuple[int, ...]:
-    """The positions of :func:`reach` alone, remembered: the same few come
-    up again and again."""
-    return tuple(q for q, _ in reach(p, n, draw))
+    """The positions of :func:`reach` alone, from a table: searches ask for
+    the same few again and again."""
+    return _REACH[draw][n][p]
 
 
 def from_position(pos: KlondikePosition) -> State:
@@ -491,3 +498,5 @@ def finish(st: State) -> list[Action]:
         else:
             raise SolverBug("an ordered tableau did not go home")
     return acts
+
+
