@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from jielong.engine.cards import DECK
-from jielong.engine.rules.klondike import PILES
-from jielong.engine.solve.searches.klondike_state import State, reach_list
+from jielong.engine.solve.searches.klondike_state import PILES, State, reach_list
 
 # -- the full solver ------------------------------------------------------------
 
@@ -44,7 +43,7 @@ def _tableau(
     pile_bits = [0] * PILES
     uncovered = face_up = 0
     for i, pile in enumerate(piles):
-        if not pile:
+        if not len(pile):
             continue
         below = bottoms[i] = bit[pile[0]]
         cards = down = 0

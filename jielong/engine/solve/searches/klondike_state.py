@@ -10,8 +10,15 @@ from typing import Final
 
 from jielong.engine.cards import DECK, Suit
 from jielong.engine.rules.core import FITS_ON, foundation_heights
-from jielong.engine.rules.klondike import PILES, KlondikePosition
+from jielong.engine.rules.klondike import PILES as RULES_PILES
+from jielong.engine.rules.klondike import KlondikePosition
 from jielong.engine.solve.result import SolverBug
+
+PILES: Final = 7
+"""The tableau's piles, as a literal: the compiled copy reads it as a
+constant, where a name from the rules' module is looked up at each use."""
+if PILES != RULES_PILES:
+    raise ImportError("the solver's tableau has another number of piles than the rules'")
 
 UNKNOWN: Final = 52
 """The placeholder for a card the player cannot know."""
@@ -187,8 +194,9 @@ def twin_class(st: State) -> bytes:
             key[c + 1], key[c + 2] = key[c + 2], key[c + 1]
     for i in range(PILES):
         pile = piles[i]
-        if pile and not hidden[i]:
-            key[_ON_AT + pile[0]] += _BOTTOM
+        if len(pile) and not hidden[i]:
+            b = _ON_AT + pile[0]
+            key[b] = key[b] + _BOTTOM
     return bytes(key) + talon
 
 
@@ -295,7 +303,7 @@ def autoplay(st: State) -> tuple[State, list[Action]]:
                 changed = True
                 continue
         for i, pile in enumerate(piles):
-            if pile:
+            if len(pile):
                 c = pile[-1]
                 if found[SUIT[c]] == RANK[c] and safe(found, c):
                     act = (PILE_MOVE, i, len(pile) - 1, FOUNDATION)
@@ -347,7 +355,7 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
     empty = -1
     for j in range(PILES):
         pile = piles[j]
-        if pile:
+        if len(pile):
             last[pile[-1]] = j
         elif empty < 0:
             empty = j
@@ -415,7 +423,7 @@ def generate(
     empty = -1
     for j in range(PILES):
         pile = piles[j]
-        if pile:
+        if len(pile):
             last[pile[-1]] = j
         elif empty < 0:
             empty = j
@@ -490,7 +498,7 @@ def finish(st: State) -> list[Action]:
     while any(st[0]):
         piles, _hidden, found, _t, _p = st
         for i, pile in enumerate(piles):
-            if pile and found[SUIT[pile[-1]]] == RANK[pile[-1]]:
+            if len(pile) and found[SUIT[pile[-1]]] == RANK[pile[-1]]:
                 act: Action = (PILE_MOVE, i, len(pile) - 1, FOUNDATION)
                 st = apply(st, act)
                 acts.append(act)
@@ -498,5 +506,3 @@ def finish(st: State) -> list[Action]:
         else:
             raise SolverBug("an ordered tableau did not go home")
     return acts
-
-
