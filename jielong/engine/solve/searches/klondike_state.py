@@ -252,37 +252,42 @@ def apply(st: State, act: Action) -> State:
     if kind == PAIR:
         n = act[1]
         return apply(apply(st, act[2 : 2 + n]), act[2 + n :])
+    if kind == PILE_MOVE:
+        i, k, dst = act[1], act[2], act[3]
+        pile = piles[i]
+        if hidden[i] and hidden[i] >= k:
+            h = list(hidden)
+            h[i] = k - 1
+            hidden = tuple(h)
+        pl = list(piles)  # both piles changed in one copy
+        pl[i] = pile[:k]
+        if dst == FOUNDATION:
+            s = SUIT[pile[k]]
+            f = list(found)
+            f[s] = f[s] + 1
+            found = tuple(f)
+        else:
+            pl[dst] = pl[dst] + pile[k:]
+        return tuple(pl), hidden, found, talon, p
     if kind == WASTE_PLAY:
         q, dst = act[1], act[2]
         card = talon[q - 1]
         talon = talon[: q - 1] + talon[q:]
         p = q - 1
-        cards: bytes = BYTE[card]
-    elif kind == PILE_MOVE:
-        i, k, dst = act[1], act[2], act[3]
-        pile = piles[i]
-        cards = pile[k:]
-        rest = pile[:k]
-        pl = list(piles)
-        pl[i] = rest
-        piles = tuple(pl)
-        if hidden[i] and hidden[i] >= k:
-            h = list(hidden)
-            h[i] = k - 1
-            hidden = tuple(h)
     else:  # FOUNDATION_DOWN
         s, dst = act[1], act[2]
-        cards = BYTE[(found[s] - 1) * 4 + s]
+        card = (found[s] - 1) * 4 + s
         f = list(found)
-        f[s] -= 1
+        f[s] = f[s] - 1
         found = tuple(f)
     if dst == FOUNDATION:
+        s = SUIT[card]
         f = list(found)
-        f[SUIT[cards[0]]] += 1
+        f[s] = f[s] + 1
         found = tuple(f)
     else:
         pl = list(piles)
-        pl[dst] = pl[dst] + cards
+        pl[dst] = pl[dst] + BYTE[card]
         piles = tuple(pl)
     return piles, hidden, found, talon, p
 
@@ -368,7 +373,7 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
     out: list[Action] = []
     for q in reach_list(p, len(talon), draw):
         if fits[talon[q - 1]]:
-            out.append((*head, WASTE_PLAY, q, dst))
+            out.append(head + (WASTE_PLAY, q, dst))
     for i in range(PILES):
         pile = piles[i]
         n = len(pile)
@@ -388,7 +393,7 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
                 kind = RUN_SPLIT
             elif k == 0 and c >> 2 == 12:
                 continue  # a king alone on its pile
-            out.append((*head, kind, i, k, dst))
+            out.append(head + (kind, i, k, dst))
     for s in range(4):
         r = found[s]
         if not r:
@@ -397,7 +402,7 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
         if safe(found, c) or not (down or c >> 2 == 12):
             continue
         for j in _destinations(c, last, empty, False):
-            out.append((*head, FOUNDATION_DOWN, s, j))
+            out.append(head + (FOUNDATION_DOWN, s, j))
     return out
 
 
