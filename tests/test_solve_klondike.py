@@ -15,6 +15,7 @@ from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve import klondike as K
 from jielong.engine.solve.api import solve as api_solve
 from jielong.engine.solve.result import SolveResult
+from jielong.engine.solve.searches import klondike_keys as KK
 from jielong.engine.solve.searches import klondike_relax as KR
 from jielong.engine.solve.searches import klondike_search as KX
 from jielong.engine.solve.searches import klondike_state as KS
@@ -276,15 +277,15 @@ def test_draws_reach_names_the_positions_that_reach_a_waste_class(n: int) -> Non
     reached: dict[int, int] = {}
     for p in range(n + 1):
         pos = _talon_alone(n, p)
-        start = KS.waste_class(KS.from_position(pos), 3)
+        start = KK.waste_class(KS.from_position(pos), 3)
         while True:
-            q = KS.waste_class(KS.from_position(pos), 3)
+            q = KK.waste_class(KS.from_position(pos), 3)
             reached[q] = reached.get(q, 0) | 1 << start
             if not pos.stock:
                 break
             draw = next(m for m in r.legal_moves(pos) if m.src == STOCK)
             pos = r.play(pos, draw)
-    assert {q: KS.DRAWS_REACH[n][q] for q in reached} == reached
+    assert {q: KK.DRAWS_REACH[n][q] for q in reached} == reached
 
 
 @pytest.mark.parametrize("draw", [1, 3])
@@ -380,7 +381,7 @@ def _walk(rules: Klondike, number: int, states: int) -> list[tuple[KlondikePosit
     while stack and len(out) < states:
         pos = stack.pop()
         state = K.from_position(pos)
-        key = KS.state_key(state, draw, True)
+        key = KK.state_key(state, draw, True)
         if key in seen:
             continue
         seen.add(key)
@@ -547,7 +548,7 @@ def _reference_class(state: KS.State, draw: int) -> bytes:
         for bit, card in enumerate(twins):
             if mask >> bit & 1:
                 s = _swap_tails(s, card)
-        keys.append(KS.state_key(s, draw, False))
+        keys.append(KK.state_key(s, draw, False))
     return min(keys)
 
 
@@ -558,13 +559,13 @@ def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
     """Two states share a twin key exactly when some exchanges of what lies
     on twins turn the one into the other (states met early in a search)."""
     start, _ = KS.autoplay(K.from_position(rules(draw).deal(number)))
-    seen = {KS.state_key(start, draw, False): start}
+    seen = {KK.state_key(start, draw, False): start}
     todo = [start]
     while todo and len(seen) < 3_000:
         s = todo.pop(0)
         for act in KS.generate(s, draw, True, every_split=True):
             s2, _ = KS.autoplay(KS.apply(s, act))
-            k2 = KS.state_key(s2, draw, False)
+            k2 = KK.state_key(s2, draw, False)
             if k2 not in seen:
                 seen[k2] = s2
                 todo.append(s2)
@@ -572,9 +573,9 @@ def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
     by_reference: dict[bytes, set[bytes]] = {}
     swapped = 0
     for key, s in seen.items():
-        by_twin.setdefault(KS.twin_key(s, draw), set()).add(key)
+        by_twin.setdefault(KK.twin_key(s, draw), set()).add(key)
         by_reference.setdefault(_reference_class(s, draw), set()).add(key)
-        swapped += any(KS.state_key(_swap_tails(s, c), draw, False) != key for c in _twins_up(s))
+        swapped += any(KK.state_key(_swap_tails(s, c), draw, False) != key for c in _twins_up(s))
     assert sorted(map(sorted, by_twin.values())) == sorted(map(sorted, by_reference.values()))
     assert len(by_twin) < len(seen)  # some states were twinned
     assert swapped > 100  # and many had twins carrying different cards

@@ -21,6 +21,7 @@ from types import ModuleType
 GROUPS: dict[str, tuple[str, ...]] = {
     "klondike": (
         "klondike_state",
+        "klondike_keys",
         "klondike_replay",
         "klondike_relax",
         "klondike_search",

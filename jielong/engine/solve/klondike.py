@@ -61,8 +61,9 @@ shortest line, tries them all.
 
 Twin classes.  Being twinned is symmetric, so twinned positions are won or
 lost alike, and the full solver's searches keep one position of each class
-(:func:`_twin_key`: for each twin pair, what lies on the one and on the
-other in a fixed order).  A split on its own stays in its class, so the
+(``twin_key`` in :mod:`~jielong.engine.solve.searches.klondike_keys`: for
+each twin pair, what lies on the one and on the other in a fixed order).
+A split on its own stays in its class, so the
 searches make a split only together with sending ``u`` home, as one move;
 and a card that fits on two free twins goes onto one of them only, since
 the two positions are twinned.  Nothing is lost: take a class with a winning line from one of its

@@ -18,6 +18,7 @@ from dataclasses import replace
 from jielong.engine.rules.core import Move, foundation_heights
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve.result import CarriedDeal, Hint, SolverBug
+from jielong.engine.solve.searches.klondike_keys import state_key
 from jielong.engine.solve.searches.klondike_relax import hopeless
 from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_sample import (
@@ -37,7 +38,6 @@ from jielong.engine.solve.searches.klondike_state import (
     apply,
     generate,
     reach,
-    state_key,
 )
 from jielong.engine.solve.searches.klondike_unseen import deal_unknown, unknown_cards, visible_state
 

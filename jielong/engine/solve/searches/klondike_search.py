@@ -13,10 +13,15 @@ from typing import Final
 from jielong.engine.rules.core import Move
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve.result import SolverBug, SolveResult
+from jielong.engine.solve.searches.klondike_keys import (
+    DRAWS_REACH,
+    twin_class,
+    twin_key,
+    waste_class,
+)
 from jielong.engine.solve.searches.klondike_relax import hopeless
 from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_state import (
-    DRAWS_REACH,
     Action,
     State,
     apply,
@@ -26,9 +31,6 @@ from jielong.engine.solve.searches.klondike_state import (
     generate,
     steps,
     trivially_won,
-    twin_class,
-    twin_key,
-    waste_class,
 )
 
 

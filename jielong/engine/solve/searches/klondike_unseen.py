@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from jielong.engine.rules.core import Move
 from jielong.engine.rules.klondike import KlondikePosition
+from jielong.engine.solve.searches.klondike_keys import state_key
 from jielong.engine.solve.searches.klondike_state import (
     BYTE,
     FOUNDATION,
@@ -32,7 +33,6 @@ from jielong.engine.solve.searches.klondike_state import (
     apply,
     from_position,
     split_steps,
-    state_key,
 )
 
 
