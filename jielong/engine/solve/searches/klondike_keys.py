@@ -22,9 +22,9 @@ def state_key(st: State, draw: int, exact_p: bool) -> bytes:
 _NOT_UP: Final = 53
 """In :func:`twin_key`: the card is not face up on the tableau (52: it is,
 with nothing on it)."""
-_ON_AT: Final = 2 * PILES
+_ON_AT: Final = PILES
 """Where :func:`twin_class`'s key holds what lies on card 0."""
-_KEY_START: Final = [0] * PILES + [255] * PILES + [_NOT_UP] * 52
+_KEY_START: Final = [0] * PILES + [_NOT_UP] * 52
 _BOTTOM: Final = 64
 """In :func:`twin_key`: added for the bottom card of a pile with no
 face-down card."""
@@ -39,15 +39,16 @@ def twin_class(st: State) -> bytes:
     keep one of each class.
 
     Face-down cards never move, so within one search the face-down cards of
-    pile i are always the first ``hidden[i]`` of its cards at the start: the
-    key holds ``hidden``, the face-up card on each pile's face-down cards,
+    pile i are always the first ``hidden[i]`` of its cards at the start, and
+    the face-up card on them is the next of those cards (a pile's last card
+    is turned over as soon as it is uncovered): the key holds ``hidden``,
     what lies on each face-up card (for each twin pair, the lower card takes
     the smaller of the two), which cards lie at the bottom of a pile with no
     face-down card (in any pile: the order of piles does not matter), and
     the talon (its cards in turning order).  The foundations hold the other
     cards."""
     piles, hidden, _found, talon, _p = st
-    # one list: hidden (PILES), anchors (PILES), then what lies on each card
+    # one list: hidden (PILES), then what lies on each card
     key = _KEY_START[:]
     for i in range(PILES):
         pile = piles[i]
@@ -57,8 +58,6 @@ def twin_class(st: State) -> bytes:
         h = hidden[i]
         key[i] = h
         below = pile[h]
-        if h:
-            key[PILES + i] = below
         for k in range(h + 1, n):
             c = pile[k]
             key[_ON_AT + below] = c
