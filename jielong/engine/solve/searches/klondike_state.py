@@ -250,6 +250,28 @@ def _destinations(c: int, last: list[int], empty: int, both: bool) -> tuple[int,
     return (i, j) if both else (i,)
 
 
+def _tops(piles: tuple[bytes, ...]) -> tuple[list[int], int]:
+    """Which pile each card ends (-1: none) and the first empty pile (-1: none)."""
+    last = _NOWHERE[:]
+    empty = -1
+    for j in range(PILES):
+        pile = piles[j]
+        if len(pile):
+            last[pile[-1]] = j
+        elif empty < 0:
+            empty = j
+    return last, empty
+
+
+def _run_start(pile: bytes, h: int) -> int:
+    """Where the ordered run at the end of a pile with ``h`` face-down
+    cards starts (its length less one for an empty pile: -1)."""
+    run = len(pile) - 1
+    while run > h and _ON[pile[run] << 6 | pile[run - 1]]:
+        run -= 1
+    return run
+
+
 def _then(st: State, first: Action, draw: int) -> list[Action]:
     """Each :data:`PAIR` of ``first`` and an action that uses it, in the
     order :func:`generate` lists the second actions.  When ``first`` brings
@@ -259,14 +281,7 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
     (any: the order of piles does not matter)."""
     mid = apply(st, first)
     piles, hidden, found, talon, p = mid
-    last = _NOWHERE[:]
-    empty = -1
-    for j in range(PILES):
-        pile = piles[j]
-        if len(pile):
-            last[pile[-1]] = j
-        elif empty < 0:
-            empty = j
+    last, empty = _tops(piles)
     down = first[0] == FOUNDATION_DOWN
     # the cards that use what first made: those that lie on the card brought
     # down (onto its pile), or kings (into the first empty pile)
@@ -281,9 +296,7 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
         pile = piles[i]
         n = len(pile)
         h = hidden[i]
-        run = n - 1
-        while run > h and _ON[pile[run] << 6 | pile[run - 1]]:
-            run -= 1
+        run = _run_start(pile, h)
         for k in range(max(run, 0), n):
             c = pile[k]
             if not fits[c]:
@@ -327,14 +340,7 @@ def generate(
     with a king moved into it (:data:`PAIR`)."""
     piles, hidden, found, talon, p = st
     out: list[Action] = []
-    last = _NOWHERE[:]
-    empty = -1
-    for j in range(PILES):
-        pile = piles[j]
-        if len(pile):
-            last[pile[-1]] = j
-        elif empty < 0:
-            empty = j
+    last, empty = _tops(piles)
     # the waste, after drawing to each reachable position
     shown = (p,) if p > 0 else ()
     for q in reach_list(p, len(talon), draw) if stock_known else shown:
@@ -353,9 +359,7 @@ def generate(
         c = pile[-1]
         if found[c & 3] == c >> 2:
             out.append((PILE_MOVE, i, n - 1, FOUNDATION))
-        run = n - 1
-        while run > h and _ON[pile[run] << 6 | pile[run - 1]]:
-            run -= 1
+        run = _run_start(pile, h)
         for k in range(run, n):
             c = pile[k]
             kind = PILE_MOVE
