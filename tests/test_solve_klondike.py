@@ -3,6 +3,8 @@ agree with a brute-force search on small positions, draw 3 is exact."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -295,6 +297,31 @@ def test_budget_gives_unknown_not_a_verdict(draw: int) -> None:
     assert res.status in ("unknown", "solved", "unsolvable")
     if res.status == "unknown":
         assert res.nodes <= 3 and not res.moves
+
+
+def test_a_stretch_of_a_line_that_comes_back_is_cut() -> None:
+    """A found line never passes the same position twice (recycle counts
+    aside): a whole pass through the stock before it, which brings the
+    deal's position back, is cut out again."""
+    r = rules(3)
+    pos = r.deal(617)
+    res = K.solve(r, pos, max_seconds=20)
+    assert res.status == "solved"
+    passes: list[Move] = []
+    at = pos
+    while not passes or replace(at, recycles=0) != pos:
+        m = next(m for m in r.legal_moves(at) if STOCK in (m.src, m.dst))
+        passes.append(m)
+        at = r.play(at, m)
+    assert len(passes) > 8
+    line = passes + list(res.moves)
+    assert KX._without_circles(r, pos, line) == list(res.moves)
+    at = pos
+    seen = {pos}
+    for m in res.moves:
+        at = replace(r.play(at, m), recycles=0)
+        assert at not in seen
+        seen.add(at)
 
 
 def test_won_position_is_solved_with_no_moves() -> None:

@@ -101,7 +101,10 @@ draw-3 deals 12, 14 and 58 the proofs shrink from 82,199 states to 50,798,
 from 32,826 to 25,075 and from 189,917 to 168,812 (plain Python, the
 depth-first search alone).  The win-seeker below keeps the two moves apart:
 paired there, it found some wins later (deals 19 and 846 of draw 3 went
-from 0.6 s to 8.5 s and from 2.3 s to undecided at 10 s).
+from 0.6 s to 8.5 s and from 2.3 s to undecided at 10 s).  The first
+half of a pair is not keyed on its own, so a found line may come back to a
+position it passed (a card sent home, then brought straight back down with
+a card laid on it); the solver cuts every such stretch out of its answer.
 
 Two searches take turns on one budget.  A narrow best-first search (on
 cards home, cards turned over and stock left; ties go to the newest state)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from jielong.engine.rules.core import Move
@@ -208,11 +208,45 @@ def take_turns(st: State, draw: int, budget: Budget) -> list[Action] | bool | No
                 return got
 
 
+def _without_circles(rules: Klondike, position: KlondikePosition, moves: list[Move]) -> list[Move]:
+    """``moves`` less every stretch that comes back to a position the line
+    was in before (recycle counts aside: no move depends on them).  The
+    searches never come back to a state they keyed, but the first half of a
+    pair is not keyed on its own: a line may send a card home and then
+    bring it straight back down under a card laid on it, and a hint that
+    shows such a line's first move would send the card home and down again
+    for ever."""
+    pos = replace(position, recycles=0)
+    at = {pos: 0}
+    keys = [pos]
+    out: list[Move] = []
+    for m in moves:
+        pos = replace(rules.play(pos, m), recycles=0)
+        cut = at.get(pos, -1)
+        if cut >= 0:
+            for k in keys[cut + 1 :]:
+                del at[k]
+            del out[cut:]
+            del keys[cut + 1 :]
+            continue
+        out.append(m)
+        keys.append(pos)
+        at[pos] = len(out)
+    return out
+
+
 def _winning_moves(
     rules: Klondike, position: KlondikePosition, st: State, line: list[Action]
 ) -> tuple[Move, ...]:
-    """A found line as rule moves, checked to end in a won position."""
-    moves, end = replay_actions(rules, position, st, line)
+    """A found line as rule moves with no circle, checked move by move by
+    the rules to end in a won position."""
+    moves, _ = replay_actions(rules, position, st, line)
+    moves = _without_circles(rules, position, moves)
+    end = position
+    for m in moves:
+        if rules.explain(end, m) is not None:
+            raise SolverBug("a solution's move is not legal")
+        end = rules.play(end, m)
     if not rules.is_won(end):
         raise SolverBug("a solution does not end in a won position")
     return tuple(moves)
