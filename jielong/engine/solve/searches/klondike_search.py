@@ -213,9 +213,9 @@ def _without_circles(rules: Klondike, position: KlondikePosition, moves: list[Mo
     was in before (recycle counts aside: no move depends on them).  The
     searches never come back to a state they keyed, but the first half of a
     pair is not keyed on its own: a line may send a card home and then
-    bring it straight back down under a card laid on it, and a hint that
-    shows such a line's first move would send the card home and down again
-    for ever."""
+    bring it straight back down under a card laid on it, and hints that
+    showed such lines' first moves could send a card home and down again
+    in turn."""
     pos = replace(position, recycles=0)
     at = {pos: 0}
     keys = [pos]
