@@ -16,7 +16,7 @@ from jielong.engine.rules.core import STOCK, Move
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve import klondike as K
 from jielong.engine.solve.api import solve as api_solve
-from jielong.engine.solve.result import SolveResult
+from jielong.engine.solve.result import SolveResult, without_circles
 from jielong.engine.solve.searches import klondike_keys as KK
 from jielong.engine.solve.searches import klondike_relax as KR
 from jielong.engine.solve.searches import klondike_search as KX
@@ -315,7 +315,7 @@ def test_a_stretch_of_a_line_that_comes_back_is_cut() -> None:
         at = r.play(at, m)
     assert len(passes) > 8
     line = passes + list(res.moves)
-    assert KX._without_circles(r, pos, line) == list(res.moves)
+    assert without_circles(pos, KX._positions(r, pos, line)) == list(res.moves)
     at = pos
     seen = {pos}
     for m in res.moves:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -98,3 +99,24 @@ class Hint:
     decided: int = 0
     others: tuple[tuple[Move, int, int], ...] = field(default=())
     carry: tuple[CarriedDeal, ...] = field(default=(), compare=False, repr=False)
+
+
+def without_circles(start: Hashable, played: Iterable[tuple[Move, Hashable]]) -> list[Move]:
+    """The moves of a line less every stretch that comes back to a position
+    it was in before: ``played`` gives each move with the key of the
+    position it leads to, ``start`` the key of the first position."""
+    at = {start: 0}
+    keys = [start]
+    out: list[Move] = []
+    for m, key in played:
+        cut = at.get(key, -1)
+        if cut >= 0:
+            for k in keys[cut + 1 :]:
+                del at[k]
+            del out[cut:]
+            del keys[cut + 1 :]
+            continue
+        out.append(m)
+        keys.append(key)
+        at[key] = len(out)
+    return out

@@ -4,12 +4,12 @@ counted by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from jielong.engine.rules.core import Move, Pile, cell, foundation, tableau
 from jielong.engine.rules.freecell import FreeCell, FreeCellPosition
-from jielong.engine.solve.result import SolverError
+from jielong.engine.solve.result import SolverError, without_circles
 from jielong.engine.solve.searches.freecell_state import Step
 
 _T: Final = tuple(tableau(i) for i in range(8))
@@ -132,24 +132,16 @@ def line_moves(rules: FreeCell, pos: FreeCellPosition, steps: Sequence[Step]) ->
     judge the line afterwards
     (:func:`replay_check`)."""
     board = Board(pos)
-    seen = {board.key(): 0}
-    keys = [board.key()]
-    out: list[Move] = []
+    return without_circles(board.key(), _played(rules.by_suit, board, steps))
+
+
+def _played(by_suit: bool, board: Board, steps: Sequence[Step]) -> Iterator[tuple[Move, bytes]]:
+    """Each single-card move of ``steps``, played on ``board``, with the
+    key of the position it leads to."""
     for step in steps:
-        for m in _step_moves(rules.by_suit, board, step):
+        for m in _step_moves(by_suit, board, step):
             board.play(m)
-            key = board.key()
-            cut = seen.get(key, -1)
-            if cut >= 0:
-                for k in keys[cut + 1 :]:
-                    del seen[k]
-                del out[cut:]
-                del keys[cut + 1 :]
-                continue
-            out.append(m)
-            keys.append(key)
-            seen[key] = len(out)
-    return out
+            yield m, board.key()
 
 
 def replay_check(rules: FreeCell, pos: FreeCellPosition, moves: Sequence[Move]) -> bool:

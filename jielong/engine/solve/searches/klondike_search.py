@@ -12,7 +12,7 @@ from typing import Final
 
 from jielong.engine.rules.core import Move
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
-from jielong.engine.solve.result import SolverBug, SolveResult
+from jielong.engine.solve.result import SolverBug, SolveResult, without_circles
 from jielong.engine.solve.searches.klondike_keys import (
     DRAWS_REACH,
     twin_class,
@@ -208,40 +208,29 @@ def take_turns(st: State, draw: int, budget: Budget) -> list[Action] | bool | No
                 return got
 
 
-def _without_circles(rules: Klondike, position: KlondikePosition, moves: list[Move]) -> list[Move]:
-    """``moves`` less every stretch that comes back to a position the line
-    was in before (recycle counts aside: no move depends on them).  The
-    searches never come back to a state they keyed, but the first half of a
-    pair is not keyed on its own: a line may send a card home and then
-    bring it straight back down under a card laid on it, and hints that
-    showed such lines' first moves could send a card home and down again
-    in turn."""
-    pos = replace(position, recycles=0)
-    at = {pos: 0}
-    keys = [pos]
-    out: list[Move] = []
+def _positions(
+    rules: Klondike, position: KlondikePosition, moves: list[Move]
+) -> Iterator[tuple[Move, KlondikePosition]]:
+    """Each move with the position it leads to, recycle counts aside (no
+    move depends on them)."""
     for m in moves:
-        pos = replace(rules.play(pos, m), recycles=0)
-        cut = at.get(pos, -1)
-        if cut >= 0:
-            for k in keys[cut + 1 :]:
-                del at[k]
-            del out[cut:]
-            del keys[cut + 1 :]
-            continue
-        out.append(m)
-        keys.append(pos)
-        at[pos] = len(out)
-    return out
+        position = rules.play(position, m)
+        yield m, replace(position, recycles=0)
 
 
 def _winning_moves(
     rules: Klondike, position: KlondikePosition, st: State, line: list[Action]
 ) -> tuple[Move, ...]:
     """A found line as rule moves with no circle, checked move by move by
-    the rules to end in a won position."""
+    the rules to end in a won position.  The searches never come back to a
+    state they keyed, but the first half of a pair is not keyed on its own:
+    a line may send a card home and then bring it straight back down under
+    a card laid on it, and hints that showed such lines' first moves could
+    send a card home and down again in turn.  Every stretch that comes back
+    to a position is cut out."""
     moves, _ = replay_actions(rules, position, st, line)
-    moves = _without_circles(rules, position, moves)
+    start = replace(position, recycles=0)
+    moves = without_circles(start, _positions(rules, position, moves))
     end = position
     for m in moves:
         if rules.explain(end, m) is not None:
