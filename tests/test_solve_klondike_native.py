@@ -95,7 +95,7 @@ def test_a_search_in_a_thread_lets_the_other_threads_run() -> None:
     background search must leave its request threads running."""
     r = rules(3)
     worker = threading.Thread(
-        target=K.find_win, args=(r, r.deal(36)), kwargs={"max_nodes": 100_000}
+        target=K.find_win, args=(r, r.deal(54)), kwargs={"max_nodes": 100_000}
     )
     ticks = 0
     worker.start()

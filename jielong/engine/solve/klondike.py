@@ -163,6 +163,28 @@ If some card is not home in the fixpoint, no line wins: ``unsolvable``.
 Pruning such states keeps the search exhaustive over every state that could
 still be won.
 
+Twins that wait for the same parents.  The relaxation lets any number of
+cards lie on one parent; twins (two cards of one rank and colour) share
+both their parents, and two twins in one pile can need both parents at
+once.  Face-up cards of a pile always form one ordered run, which holds no
+two cards of a rank, so when twins lie in one pile the lower one, ``t``, is
+face down; say it lies on a card ``b``.  Every card must go home, and a card
+goes home only as the last of its pile, so ``t`` must leave ``b`` some
+time; the upper twin ``t'`` left its place before that (it covered ``t``).
+At that moment ``t'`` is home or lies on one of the two parents, as a card
+off its place always does (a queen lies only on a king of the other colour,
+whether she was laid there or carried there on it), and ``t`` goes home or
+onto the other parent, then the last card of its pile.  So before ``t``
+leaves, ``t'`` or ``t`` can go home, or each parent lies open at some time
+(the parent that ``t'`` lies on may instead hold her from the start: the
+card under ``t'`` when it is face up).  Everything that happens before ``t``
+leaves happens in the relaxation run with ``b`` never uncovered, and
+that run is as sound as the first.  When it shows none of those, no line
+wins.  Draw-3 deal 36 is such a deal: the two black nines lie in pile 7 on
+the ten of clubs, the ace of clubs below keeps both from going home, the
+ten of hearts is the bottom of pile 5 and cannot come free while the
+nines stay, so only the ten of diamonds is left for two nines.
+
 Hint search
 -----------
 Face-down tableau cards are replaced by an anonymous placeholder, and so is

@@ -22,6 +22,14 @@ _BLACK_BITS: Final = sum(1 << c for c in DECK if not c.is_red)
 _HOME_BITS: Final = [[sum(1 << (4 * r + s) for r in range(n)) for n in range(14)] for s in range(4)]
 
 
+# the other card of each card's rank and colour, and the cards it may lie on
+_TWIN: Final = [(c & ~3) | (3 - (c & 3)) for c in range(52)]
+_PARENT_BITS: Final = [
+    sum(1 << int(d) for d in DECK if d.rank == DECK[c].rank + 1 and d.is_red != DECK[c].is_red)
+    for c in range(52)
+]
+
+
 def _children_of(cards: int) -> int:
     """The cards (kings aside) that have a parent in ``cards``: a black card
     of rank r takes both red cards of rank r − 1, a red one both black ones."""
@@ -77,19 +85,20 @@ def _talon(talon: bytes, p: int, draw: int) -> tuple[list[int], list[int], int]:
     return after, place, shown
 
 
-def hopeless(st: State, draw: int) -> bool:
-    """True when the relaxation of the module notes shows that some card can
-    never reach its foundation (a proof that ``st`` cannot be won).
-
-    Each fact is a set of cards (:func:`_children_of`); every round applies
-    every rule once to all cards, until nothing changes (the least fixpoint)."""
-    piles, hidden, found, talon, p = st
-    home = _HOME_BITS[0][found[0]] | _HOME_BITS[1][found[1]]
-    home |= _HOME_BITS[2][found[2]] | _HOME_BITS[3][found[3]]
-    if home == _FULL:
-        return False
+def _closure(
+    under: list[int],
+    bottoms: list[int],
+    pile_bits: list[int],
+    uncovered: int,
+    face_up: int,
+    home: int,
+    talon: bytes,
+    p: int,
+    draw: int,
+) -> tuple[int, int]:
+    """The least fixpoint of the module notes' facts: the cards that can go
+    home and those that can lie open (every card home: stops early)."""
     bit = _BIT
-    under, bottoms, pile_bits, uncovered, face_up = _tableau(piles, hidden)
     n = len(talon)
     after, place, shown = _talon(talon, p, draw)
     leave = top = played = 0
@@ -142,7 +151,7 @@ def hopeless(st: State, draw: int) -> bool:
                 break
             new_home |= more
         if new_home == _FULL:
-            return False
+            return new_home, new_top
         if (new_leave, new_top, new_played, new_shown, new_home) == (
             leave,
             top,
@@ -150,5 +159,82 @@ def hopeless(st: State, draw: int) -> bool:
             shown,
             home,
         ):
-            return True
+            return home, top
         leave, top, played, shown, home = new_leave, new_top, new_played, new_shown, new_home
+
+
+def _home(found: tuple[int, ...]) -> int:
+    home = _HOME_BITS[0][found[0]] | _HOME_BITS[1][found[1]]
+    return home | _HOME_BITS[2][found[2]] | _HOME_BITS[3][found[3]]
+
+
+def hopeless(st: State, draw: int, twins: bool = True) -> bool:
+    """True when the relaxation of the module notes shows that some card can
+    never reach its foundation (a proof that ``st`` cannot be won); unless
+    ``twins`` is false, also when twins in one pile show it
+    (:func:`twins_stuck`).
+
+    Each fact is a set of cards (:func:`_children_of`); every round applies
+    every rule once to all cards, until nothing changes (the least fixpoint)."""
+    piles, hidden, found, talon, p = st
+    home = _home(found)
+    if home == _FULL:
+        return False
+    under, bottoms, pile_bits, uncovered, face_up = _tableau(piles, hidden)
+    got, _ = _closure(under, bottoms, pile_bits, uncovered, face_up, home, talon, p, draw)
+    if got != _FULL:
+        return True
+    return twins and _twins_stuck(st, draw, home, under, bottoms, pile_bits, uncovered, face_up)
+
+
+def twins_stuck(st: State, draw: int) -> bool:
+    """The twins' part of :func:`hopeless` alone, for a search that runs it
+    only where it proves often enough."""
+    piles, hidden, found, _talon, _p = st
+    tableau = _tableau(piles, hidden)
+    return _twins_stuck(st, draw, _home(found), *tableau)
+
+
+def _twins_stuck(
+    st: State,
+    draw: int,
+    home: int,
+    under: list[int],
+    bottoms: list[int],
+    pile_bits: list[int],
+    uncovered: int,
+    face_up: int,
+) -> bool:
+    """Twins in one pile, the lower one face down on a card: before the
+    lower one leaves, the upper one lies on one of their two parents or is
+    home, so the lower one needs the other parent or its foundation.  True
+    when the relaxation with the card under the lower twin never uncovered
+    shows neither (see "Twins that wait for the same parents" in the module
+    notes)."""
+    piles, hidden, _found, talon, p = st
+    bit = _BIT
+    for i in range(PILES):
+        pile = piles[i]
+        h = hidden[i]
+        for k in range(1, h):
+            low = pile[k]
+            if low >> 2 == 12:
+                continue  # kings lie on no card
+            up = pile.find(_TWIN[low], k + 1)
+            if up < 0:
+                continue
+            held = 0
+            if up - 1 >= h:
+                held = bit[pile[up - 1]]  # the upper twin lies on it, face up
+            parents = _PARENT_BITS[low]
+            if (uncovered | held) & parents == parents:
+                continue  # both parents lie open now, or hold the upper twin
+            below = under[low]
+            under[low] = 0
+            got, top = _closure(under, bottoms, pile_bits, uncovered, face_up, home, talon, p, draw)
+            under[low] = below
+            if got & (bit[low] | bit[pile[up]]):
+                continue
+            if (top | held) & parents != parents:
+                return True
+    return False
