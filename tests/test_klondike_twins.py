@@ -92,30 +92,30 @@ def test_deal_36_is_proven_lost_without_search(draw: int) -> None:
 
 
 @st.composite
-def twins_in_one_pile(draw: st.DrawFn) -> KlondikePosition:
+def twins_in_one_pile(draw: st.DrawFn, rank: int = 12) -> KlondikePosition:
     """A near-end position (every pile showing only its last card) with
-    two queens of one colour face down in one pile on another card: the
-    jacks of their suits on up are loose, and the kings of the other
-    colour, with or without their queens."""
+    two cards of ``rank`` and one colour (queens, or jacks) face down in
+    one pile on another card: their suits are loose from one rank below
+    them on up, the other colour from their parents' rank or one below."""
     red = draw(st.booleans())
     twins = [s for s in range(4) if Card.of(1, s).is_red == red]
     others = [s for s in range(4) if s not in twins]
     heights = [0] * 4
     for s in twins:
-        heights[s] = draw(st.sampled_from([10, 11])) if s == twins[0] else 10
+        heights[s] = rank - 2 + (draw(st.integers(0, 1)) if s == twins[0] else 0)
     for s in others:
-        heights[s] = draw(st.sampled_from([11, 12]))
-    queens = [Card.of(12, s) for s in twins]
+        heights[s] = rank - 1 + draw(st.integers(0, 1))
+    pair = [Card.of(rank, s) for s in twins]
     loose = [
-        Card.of(rank, s)
+        Card.of(r, s)
         for s in range(4)
-        for rank in range(heights[s] + 1, 14)
-        if Card.of(rank, s) not in queens
+        for r in range(heights[s] + 1, 14)
+        if Card.of(r, s) not in pair
     ]
     cards = draw(st.permutations(loose))
-    # most of them in pile 1, where the queens go, some in a few other
+    # most of them in pile 1, where the twins go, some in a few other
     # piles, the stock (7) and the waste (8)
-    spots = st.sampled_from([0, 0, 0, 0, 1, 2, 7, 7, 8])
+    spots = st.sampled_from([0, 0, 0, 0, 1, 2, 7, 7, 8] if rank == 12 else [0, 0, 0, 1, 7, 7, 7])
     places = draw(st.lists(spots, min_size=len(cards), max_size=len(cards)))
     piles: list[list[Card]] = [[] for _ in range(7)]
     stock: list[Card] = []
@@ -124,7 +124,7 @@ def twins_in_one_pile(draw: st.DrawFn) -> KlondikePosition:
         (stock if where == 7 else waste if where == 8 else piles[where]).append(c)
     assume(piles[0])
     i = 0
-    low, high = draw(st.permutations(queens))
+    low, high = draw(st.permutations(pair))
     k = draw(st.integers(1, len(piles[i])))
     piles[i][k:k] = [low]
     piles[i].insert(draw(st.integers(k + 1, len(piles[i]))), high)
@@ -139,7 +139,7 @@ def twins_in_one_pile(draw: st.DrawFn) -> KlondikePosition:
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pos=twins_in_one_pile(), draw=st.sampled_from([1, 3]))
+@given(pos=st.sampled_from([11, 12]).flatmap(twins_in_one_pile), draw=st.sampled_from([1, 3]))
 def test_twins_in_one_pile_hopeless_only_when_no_move_sequence_wins(
     pos: KlondikePosition, draw: int
 ) -> None:
@@ -151,3 +151,32 @@ def test_twins_in_one_pile_hopeless_only_when_no_move_sequence_wins(
             winnable = None
         assume(winnable is not None)
         assert not winnable
+
+
+TWO_QUEENS_FOR_ONE_KING = """
+Stock: QC QS KC QH QD
+Foundations: 9C JD JH 9S
+: KS TS TC JS | JC
+: | KD
+: | KH
+: |
+: |
+: |
+: |
+"""
+"""Both black jacks must leave pile 1 before the ten of clubs comes free,
+and neither can go home. Each needs a red queen, and both red queens are
+in the stock: each must go onto a black king, and the king of spades lies
+under the jacks, so only the king of clubs is left for two queens.  Taken
+one at a time, each queen could go onto him."""
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_parents_that_wait_for_one_grandparent_are_proven_lost(draw: int) -> None:
+    r = rules(draw)
+    pos = r.from_text(TWO_QUEENS_FOR_ONE_KING)
+    assert not exhaustive_winnable(r, pos)
+    assert KR.hopeless(K.from_position(pos), draw)
+    won = r.from_text(TWO_QUEENS_FOR_ONE_KING.replace(": KS TS", ": TS").replace("KC", "KC KS"))
+    assert brute_force_winnable(r, won)
+    assert not KR.hopeless(K.from_position(won), draw)

@@ -185,6 +185,16 @@ wins.  Draw-3 deal 36 is such a deal: the two black nines lie in pile 7 on
 the ten of clubs, the ace of clubs below keeps both from going home, the
 ten of hearts is the bottom of pile 5 and cannot come free while the
 nines stay, so only the ten of diamonds is left for two nines.
+The same holds one step up.  When the lower twin leaves, neither twin can
+have gone home (else the rule above is silent), so both parents are on the
+tableau: one holds the upper twin, the other takes the lower one.  A
+parent that never comes free at its place in that run (it is in the talon,
+or stays covered) and does not hold the upper twin from the start has
+moved, so it lies on a parent of its own, as any card off its place but a
+king does.  The two parents are twins too: when neither can stay at its
+place, their own two parents must each lie open some time before (or hold
+one of them from the start), else no line wins.  Draw-3 deal 101 is lost
+so.
 
 Hint search
 -----------

@@ -95,7 +95,7 @@ def _closure(
     talon: bytes,
     p: int,
     draw: int,
-) -> tuple[int, int]:
+) -> tuple[int, int, int]:
     """The least fixpoint of the module notes' facts: the cards that can go
     home and those that can lie open (every card home: stops early)."""
     bit = _BIT
@@ -151,7 +151,7 @@ def _closure(
                 break
             new_home |= more
         if new_home == _FULL:
-            return new_home, new_top
+            return new_home, new_top, uncovered
         if (new_leave, new_top, new_played, new_shown, new_home) == (
             leave,
             top,
@@ -159,7 +159,7 @@ def _closure(
             shown,
             home,
         ):
-            return home, top
+            return home, top, uncovered
         leave, top, played, shown, home = new_leave, new_top, new_played, new_shown, new_home
 
 
@@ -181,7 +181,7 @@ def hopeless(st: State, draw: int, twins: bool = True) -> bool:
     if home == _FULL:
         return False
     under, bottoms, pile_bits, uncovered, face_up = _tableau(piles, hidden)
-    got, _ = _closure(under, bottoms, pile_bits, uncovered, face_up, home, talon, p, draw)
+    got, _, _ = _closure(under, bottoms, pile_bits, uncovered, face_up, home, talon, p, draw)
     if got != _FULL:
         return True
     return twins and _twins_stuck(st, draw, home, under, bottoms, pile_bits, uncovered, face_up)
@@ -209,8 +209,9 @@ def _twins_stuck(
     lower one leaves, the upper one lies on one of their two parents or is
     home, so the lower one needs the other parent or its foundation.  True
     when the relaxation with the card under the lower twin never uncovered
-    shows neither (see "Twins that wait for the same parents" in the module
-    notes)."""
+    shows neither, or shows that both parents must have moved by then and
+    so need both of their own parents (see "Twins that wait for the same
+    parents" in the module notes)."""
     piles, hidden, _found, talon, p = st
     bit = _BIT
     for i in range(PILES):
@@ -231,10 +232,33 @@ def _twins_stuck(
                 continue  # both parents lie open now, or hold the upper twin
             below = under[low]
             under[low] = 0
-            got, top = _closure(under, bottoms, pile_bits, uncovered, face_up, home, talon, p, draw)
+            got, top, open_at = _closure(
+                under, bottoms, pile_bits, uncovered, face_up, home, talon, p, draw
+            )
             under[low] = below
             if got & (bit[low] | bit[pile[up]]):
                 continue
             if (top | held) & parents != parents:
                 return True
+            if low >> 2 == 11:
+                continue  # the parents are kings
+            # both parents are on the tableau then; one that never comes
+            # free at its place lies on a parent of its own
+            a = (parents & -parents).bit_length() - 1
+            b = (parents ^ 1 << a).bit_length() - 1
+            if (open_at | held) & (1 << a | 1 << b):
+                continue
+            carried = _carried(piles, hidden, a) | _carried(piles, hidden, b)
+            grand = _PARENT_BITS[a]
+            if (top | carried) & grand != grand:
+                return True
     return False
+
+
+def _carried(piles: tuple[bytes, ...], hidden: tuple[int, ...], c: int) -> int:
+    """The card that ``c`` lies on face up in its pile (a bit), or 0."""
+    for i in range(PILES):
+        k = piles[i].find(c)
+        if k > hidden[i]:
+            return _BIT[piles[i][k - 1]]
+    return 0
