@@ -138,10 +138,11 @@ a move that takes a card from the talon or turns a card over, while that
 proves often enough in this search (where a card was turned over, it
 proves nine in ten such states lost on draw-3 deal 318, seventeen of
 11,000 on deal 14; where a card left the talon, 28% on deal 14, none of
-31,000 on deal 237), a relaxation looks for a card that can never go home.  It computes the least
-fixpoint of these facts, each a necessary condition for the first time the event
-happens in a real game, so by induction over the moves of any line every
-event of that line is in the fixpoint (the relaxation is optimistic about
+31,000 on deal 237), a relaxation looks for a card that can never go
+home.  It computes the least fixpoint of these facts, each a necessary
+condition for the first time the event happens in a real game, so by
+induction over the moves of any line every event of that line is in the
+fixpoint (the relaxation is optimistic about
 everything else, order and timing included):
 
 * a tableau card is *uncovered* at its place when it is the pile's last card

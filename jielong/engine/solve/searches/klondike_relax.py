@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from jielong.engine.cards import DECK
+from jielong.engine.rules.core import FITS_ON
 from jielong.engine.solve.searches.klondike_state import PILES, State, reach_list
 
 # -- the full solver ------------------------------------------------------------
@@ -22,12 +23,8 @@ _BLACK_BITS: Final = sum(1 << c for c in DECK if not c.is_red)
 _HOME_BITS: Final = [[sum(1 << (4 * r + s) for r in range(n)) for n in range(14)] for s in range(4)]
 
 
-# the other card of each card's rank and colour, and the cards it may lie on
-_TWIN: Final = [(c & ~3) | (3 - (c & 3)) for c in range(52)]
-_PARENT_BITS: Final = [
-    sum(1 << int(d) for d in DECK if d.rank == DECK[c].rank + 1 and d.is_red != DECK[c].is_red)
-    for c in range(52)
-]
+# the cards each card may lie on, from the rules (none for a king)
+_PARENT_BITS: Final = [sum(1 << d for d in FITS_ON[c]) for c in range(52)]
 
 
 def _children_of(cards: int) -> int:
@@ -221,12 +218,10 @@ def _twins_stuck(
             low = pile[k]
             if low >> 2 == 12:
                 continue  # kings lie on no card
-            up = pile.find(_TWIN[low], k + 1)
+            up = pile.find(low ^ 3, k + 1)  # its twin: clubs and spades, diamonds and hearts
             if up < 0:
                 continue
-            held = 0
-            if up - 1 >= h:
-                held = bit[pile[up - 1]]  # the upper twin lies on it, face up
+            held = under[pile[up]] & face_up  # the upper twin lies on it, face up
             parents = _PARENT_BITS[low]
             if (uncovered | held) & parents == parents:
                 continue  # both parents lie open now, or hold the upper twin
@@ -246,19 +241,10 @@ def _twins_stuck(
             # free at its place lies on a parent of its own
             a = (parents & -parents).bit_length() - 1
             b = (parents ^ 1 << a).bit_length() - 1
-            if (open_at | held) & (1 << a | 1 << b):
+            if (open_at | held) & parents:
                 continue
-            carried = _carried(piles, hidden, a) | _carried(piles, hidden, b)
+            carried = (under[a] | under[b]) & face_up  # a parent lies on it, face up
             grand = _PARENT_BITS[a]
             if (top | carried) & grand != grand:
                 return True
     return False
-
-
-def _carried(piles: tuple[bytes, ...], hidden: tuple[int, ...], c: int) -> int:
-    """The card that ``c`` lies on face up in its pile (a bit), or 0."""
-    for i in range(PILES):
-        k = piles[i].find(c)
-        if k > hidden[i]:
-            return _BIT[piles[i][k - 1]]
-    return 0

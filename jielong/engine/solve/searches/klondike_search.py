@@ -69,10 +69,9 @@ turned over, the rule for twins in one pile where a card left the talon
 or the relaxation ran) for the first :data:`_TRY_FIRST` such states, then
 while it proves at least one in :data:`_WORTH` of them lost, else on one
 in :data:`_RETRY`: each fires on most such states in some deals and
-almost never in others (the
-twins' rule on a third of them in draw-3 deal 296, on one in 11,000 in
-deal 14; the relaxation where a card left the talon on 28% in deal 14, on
-none of 31,000 in deal 237)."""
+almost never in others (the twins' rule on a third of them in draw-3
+deal 296, on one in 11,000 in deal 14; the relaxation where a card left
+the talon on 28% in deal 14, on none of 31,000 in deal 237)."""
 
 
 class _Gate:
