@@ -84,8 +84,11 @@ def test_hints_demo_and_verdict_come_from_the_device(context: Any, server: Serve
     assert said.inner_text().startswith(t("hint.move", "en", **{"from": "", "to": ""})[:5])
     # the demo plays the hint's line, move after move
     page.keyboard.press("d")
-    wait_board(page, version=4)
+    # three moves played, then stopped: the board the demo ran past is
+    # shown for a moment only, too short to catch on a loaded machine
+    page.wait_for_function("() => Number(document.getElementById('board').dataset.version) >= 4")
     page.keyboard.press("Escape")
+    wait_board(page)
     # the position dialog's verdict
     page.locator("#board-tools-open").click()
     page.locator("#analysis-run").click()
