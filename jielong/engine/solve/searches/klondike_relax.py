@@ -165,31 +165,42 @@ def _home(found: tuple[int, ...]) -> int:
     return home | _HOME_BITS[2][found[2]] | _HOME_BITS[3][found[3]]
 
 
-def hopeless(st: State, draw: int, twins: bool = True) -> bool:
+Tableau = tuple[list[int], list[int], list[int], int, int]
+"""The tableau as card sets (:func:`_tableau`), which both checks read."""
+
+
+def tableau_of(st: State) -> Tableau:
+    """``st``'s tableau as card sets, made once for both checks on one
+    state (:func:`relaxed_lost`, :func:`twins_lost`)."""
+    return _tableau(st[0], st[1])
+
+
+def relaxed_lost(st: State, draw: int, tableau: Tableau) -> bool:
     """True when the relaxation of the module notes shows that some card can
-    never reach its foundation (a proof that ``st`` cannot be won); unless
-    ``twins`` is false, also when twins in one pile show it
-    (:func:`twins_stuck`).
+    never reach its foundation (a proof that ``st`` cannot be won).
 
     Each fact is a set of cards (:func:`_children_of`); every round applies
     every rule once to all cards, until nothing changes (the least fixpoint)."""
-    piles, hidden, found, talon, p = st
+    _piles, _hidden, found, talon, p = st
     home = _home(found)
     if home == _FULL:
         return False
-    under, bottoms, pile_bits, uncovered, face_up = _tableau(piles, hidden)
+    under, bottoms, pile_bits, uncovered, face_up = tableau
     got, _, _ = _closure(under, bottoms, pile_bits, uncovered, face_up, home, talon, p, draw)
-    if got != _FULL:
-        return True
-    return twins and _twins_stuck(st, draw, home, under, bottoms, pile_bits, uncovered, face_up)
+    return got != _FULL
 
 
-def twins_stuck(st: State, draw: int) -> bool:
-    """The twins' part of :func:`hopeless` alone, for a search that runs it
-    only where it proves often enough."""
-    piles, hidden, found, _talon, _p = st
-    tableau = _tableau(piles, hidden)
-    return _twins_stuck(st, draw, _home(found), *tableau)
+def twins_lost(st: State, draw: int, tableau: Tableau) -> bool:
+    """True when twins in one pile show ``st`` lost (:func:`_twins_stuck`)."""
+    under, bottoms, pile_bits, uncovered, face_up = tableau
+    return _twins_stuck(st, draw, _home(st[2]), under, bottoms, pile_bits, uncovered, face_up)
+
+
+def hopeless(st: State, draw: int, twins: bool = True) -> bool:
+    """:func:`relaxed_lost`, and unless ``twins`` is false
+    :func:`twins_lost`: a proof that ``st`` cannot be won."""
+    tableau = tableau_of(st)
+    return relaxed_lost(st, draw, tableau) or (twins and twins_lost(st, draw, tableau))
 
 
 def _twins_stuck(

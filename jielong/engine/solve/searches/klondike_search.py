@@ -19,7 +19,13 @@ from jielong.engine.solve.searches.klondike_keys import (
     twin_key,
     waste_class,
 )
-from jielong.engine.solve.searches.klondike_relax import hopeless, twins_stuck
+from jielong.engine.solve.searches.klondike_relax import (
+    Tableau,
+    hopeless,
+    relaxed_lost,
+    tableau_of,
+    twins_lost,
+)
 from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_state import (
     Action,
@@ -194,12 +200,19 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
         if talon or s2[1] != s[1]:
             gate = talon_gate if talon else turn_gate
             due = gate.due()
-            if due and hopeless(s2, draw, False):
-                gate.fired += 1
-                continue
-            if (due or talon) and twin_gate.due() and twins_stuck(s2, draw):
-                twin_gate.fired += 1
-                continue
+            # the card sets both checks read, made once
+            tableau: Tableau | None = None
+            if due:
+                tableau = tableau_of(s2)
+                if relaxed_lost(s2, draw, tableau):
+                    gate.fired += 1
+                    continue
+            if (due or talon) and twin_gate.due():
+                if tableau is None:
+                    tableau = tableau_of(s2)
+                if twins_lost(s2, draw, tableau):
+                    twin_gate.fired += 1
+                    continue
         nxt = generate(s2, draw, True, paired=True)
         nxt.reverse()
         stack.append((s2, nxt))
