@@ -99,6 +99,9 @@ def _closure(
     n = len(talon)
     after, place, shown = _talon(talon, p, draw)
     leave = top = played = 0
+    # the played talon cards already counted, and the first one's position
+    counted = 0
+    first = n
     while True:
         # piles that can be emptied, and where kings can go
         empties = [j for j in range(PILES) if not bottoms[j] or leave & bottoms[j]]
@@ -126,15 +129,17 @@ def _closure(
                 b = more & -more
                 more ^= b
                 uncovered |= under[b.bit_length() - 1]
-        # talon cards are shown, then played
+        # talon cards are shown (the one before each card played, and all
+        # after the first one played), then played
         new_shown = shown
-        rest = played
-        first = n
+        rest = played & ~counted
+        counted = played
         while rest:
             b = rest & -rest
             rest ^= b
             t = place[b.bit_length() - 1]
-            first = min(first, t)
+            if t < first:
+                first = t
             if t:
                 new_shown |= bit[talon[t - 1]]
         if first < n:
