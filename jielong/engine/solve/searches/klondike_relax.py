@@ -98,10 +98,8 @@ def _closure(
     bit = _BIT
     n = len(talon)
     after, place, shown = _talon(talon, p, draw)
-    leave = top = played = 0
-    # the played talon cards already counted, and the first one's position
-    counted = 0
-    first = n
+    leave = top = played = counted = 0  # counted: the played talon cards read
+    first = n  # the first played talon card's position
     while True:
         # piles that can be emptied, and where kings can go
         empties = [j for j in range(PILES) if not bottoms[j] or leave & bottoms[j]]
