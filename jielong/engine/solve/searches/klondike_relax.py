@@ -253,10 +253,10 @@ def _twins_stuck(
                 continue  # the parents are kings
             # both parents are on the tableau then; one that never comes
             # free at its place lies on a parent of its own
-            a = (parents & -parents).bit_length() - 1
-            b = (parents ^ 1 << a).bit_length() - 1
             if (open_at | held) & parents:
                 continue
+            a = (parents & -parents).bit_length() - 1
+            b = (parents ^ 1 << a).bit_length() - 1
             carried = (under[a] | under[b]) & face_up  # a parent lies on it, face up
             grand = _PARENT_BITS[a]
             if (top | carried) & grand != grand:
