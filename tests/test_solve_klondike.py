@@ -418,12 +418,13 @@ def _walk(rules: Klondike, number: int, states: int) -> list[tuple[KlondikePosit
     return out
 
 
-@pytest.mark.parametrize(("draw", "number"), [(3, 12), (3, 58), (1, 5)])
+@pytest.mark.parametrize(("draw", "number"), [(3, 12), (3, 58), (1, 5), (1, 103)])
 def test_paired_moves_wait_for_their_use(draw: int, number: int) -> None:
     """With ``paired``, a foundation card comes back down and a pile is
     emptied only together with the move that uses it: a card laid on the
     card brought down, or another card brought down; a king into the
-    emptied pile. Every other move is as without it."""
+    emptied pile; in draw 1 a talon card is laid on the tableau only with a
+    card laid on it. Every other move is as without it."""
     r = rules(draw)
     paired = 0
     for pos, state in _walk(r, number, 1500):
@@ -446,12 +447,26 @@ def _check_pairs(r: Klondike, pos: KlondikePosition, state: KS.State) -> int:
     def prepares(act: KS.Action) -> bool:
         if act[0] == KS.FOUNDATION_DOWN:
             return True
+        if act[0] == KS.WASTE_PLAY:
+            return draw == 1 and act[2] != KS.FOUNDATION
         return act[0] == KS.PILE_MOVE and act[2] == 0 and act[3] != KS.FOUNDATION
+
+    def goes_home_at_once(act: KS.Action) -> bool:
+        """A talon card that the safe rule would send home from the tableau."""
+        if act[0] != KS.WASTE_PLAY:
+            return False
+        card, found = state[3][act[1] - 1], state[2]
+        return found[card & 3] == card >> 2 and KS.safe(found, card)
 
     kept, pairs = [], []
     for act in KS.generate(state, draw, True, paired=True):
         (pairs if act[0] == KS.PAIR else kept).append(act)
     assert kept == [a for a in plain if not prepares(a)]
+    for first in plain:
+        if prepares(first) and not goes_home_at_once(first):
+            made = [pair for pair in pairs if KS.steps(pair)[0] == first]
+            uses = _uses(state, first, draw)
+            assert made == [(KS.PAIR, len(first), *first, *then) for then in uses]
     for pair in pairs:
         first, then = KS.steps(pair)
         assert first in plain and prepares(first)
@@ -462,13 +477,14 @@ def _check_pairs(r: Klondike, pos: KlondikePosition, state: KS.State) -> int:
             j = first[2]
             laid_on = then[0] != KS.FOUNDATION_DOWN
             assert not laid_on or len(after[0][j]) > len(mid[0][j])  # a card or a run
+        elif first[0] == KS.WASTE_PLAY:
+            j = first[2]
+            assert draw == 1 and not goes_home_at_once(first)
+            assert len(after[0][j]) > len(mid[0][j])  # a card or a run on it
         else:
             filled = [i for i in range(7) if not mid[0][i] and after[0][i]]
             assert len(filled) == 1 and after[0][filled[0]][0] >> 2 == 12
         assert KS.apply(state, pair) == after
-    for first in dict.fromkeys(KS.steps(pair)[0] for pair in pairs):
-        made = [pair for pair in pairs if KS.steps(pair)[0] == first]
-        assert made == [(KS.PAIR, len(first), *first, *then) for then in _uses(state, first, draw)]
     return len(pairs)
 
 
@@ -476,16 +492,17 @@ def _uses(state: KS.State, first: KS.Action, draw: int) -> list[KS.Action]:
     """Every move of the position after ``first`` that uses what it made, in
     the order the plain generator lists them: a card laid on the card
     brought down (a card laid on its twin instead: on it), another card
-    brought down; a king into an emptied pile."""
+    brought down; a card laid on a talon card laid on the tableau (likewise);
+    a king into an emptied pile."""
     mid = KS.apply(state, first)
     piles = mid[0]
     out: list[KS.Action] = []
     for act in KS.generate(mid, draw, True):
         dst = act[-1]
-        if first[0] != KS.FOUNDATION_DOWN:
+        if first[0] == KS.PILE_MOVE:
             if dst != KS.FOUNDATION and not piles[dst]:
                 out.append(act)
-        elif act[0] == KS.FOUNDATION_DOWN or dst == first[2]:
+        elif dst == first[2] or first[0] == act[0] == KS.FOUNDATION_DOWN:
             out.append(act)
         elif dst != KS.FOUNDATION and piles[dst] and piles[dst][-1] == piles[first[2]][-1] ^ 3:
             out.append((*act[:-1], first[2]))

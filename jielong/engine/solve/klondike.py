@@ -106,6 +106,32 @@ half of a pair is not keyed on its own, so a found line may come back to a
 position it passed (a card sent home, then brought straight back down with
 a card laid on it); the solver cuts every such stretch out of its answer.
 
+Talon cards that wait, in draw 1.  Every talon card lies within reach of
+every waste position in draw 1 (the stock may be turned over without
+limit), so a talon card laid on the tableau can wait for its use too: a
+card laid on it.  Take a winning line and in it the last talon card laid
+on the tableau with no card laid on it right after.  Until a card goes on
+it, it lies at the end of its pile, and the card under it stays covered
+(nothing goes on that card, nor home, nor away without it).  If it next
+moves alone, home or onto another card, drop its laying and play it
+from the talon straight there (a shorter line); if it moves with the run
+under it, lay it after that move instead.  Else swap it with the move
+after it: that move does not touch its pile, is legal with the card still
+in the talon (the talon's other cards stay within reach whatever it
+holds) and leads to the same position once the card is laid; the card
+under it only lies free longer, and cannot go home by the safe rule
+meanwhile, as the talon card that fits on it is not home.  Repeating this,
+some winning line lays every talon card on the tableau right before a
+card is laid on it, so the exhaustive search makes that move only paired
+with such a card (from the talon, a pile or a foundation), and not at all
+where none can follow; a talon card that could go home at once by the
+safe rule is not laid on the tableau.  In draw 3 which talon cards are in
+reach depends on what the talon holds, so there a talon card cannot wait.
+On draw-1 deals 103, 256 and 259 the proofs shrink from 48,027 states to
+9,437, from 138,143 to 57,480 and from 287,393 to 73,906 (the depth-first
+search alone), and of deals 1..300 it leaves 9 undecided at 300,000
+states, against 19.
+
 Two searches take turns on one budget.  A narrow best-first search (on
 cards home, cards turned over and stock left; ties go to the newest state)
 also leaves out foundation cards brought back down, which are rarely

@@ -283,10 +283,12 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
     piles, hidden, found, talon, p = mid
     last, empty = _tops(piles)
     down = first[0] == FOUNDATION_DOWN
+    laid = first[0] == WASTE_PLAY
     # the cards that use what first made: those that lie on the card brought
-    # down (onto its pile), or kings (into the first empty pile)
-    dst = first[2] if down else empty
-    fits = _ON[piles[dst][-1] :: 64] if down else _KINGS
+    # down or laid from the talon (onto its pile), or kings (into the first
+    # empty pile)
+    dst = first[2] if down or laid else empty
+    fits = _ON[piles[dst][-1] :: 64] if down or laid else _KINGS
     head = (PAIR, len(first), *first)
     out: list[Action] = []
     for q in reach_list(p, len(talon), draw):
@@ -315,6 +317,10 @@ def _then(st: State, first: Action, draw: int) -> list[Action]:
         if not r:
             continue
         c = (r - 1) * 4 + s
+        if laid:
+            if fits[c] and not safe(found, c):
+                out.append(head + (FOUNDATION_DOWN, s, dst))
+            continue
         if safe(found, c) or not (down or c >> 2 == 12):
             continue
         for j in _destinations(c, last, empty, False):
@@ -343,12 +349,20 @@ def generate(
     last, empty = _tops(piles)
     # the waste, after drawing to each reachable position
     shown = (p,) if p > 0 else ()
+    # in draw 1 every talon card stays within reach: one laid on the
+    # tableau comes only together with a card laid on it
+    wait = paired and draw == 1
     for q in reach_list(p, len(talon), draw) if stock_known else shown:
         c = talon[q - 1]
         if found[c & 3] == c >> 2:
             out.append((WASTE_PLAY, q, FOUNDATION))
+            if wait and safe(found, c):
+                continue  # laid on the tableau it would go home at once
         for j in _destinations(c, last, empty, every_split):
-            out.append((WASTE_PLAY, q, j))
+            if wait:
+                out.extend(_then(st, (WASTE_PLAY, q, j), draw))
+            else:
+                out.append((WASTE_PLAY, q, j))
     # the tableau
     for i in range(PILES):
         pile = piles[i]
