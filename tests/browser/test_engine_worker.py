@@ -284,6 +284,47 @@ def test_a_game_goes_on_offline_when_the_network_goes_before_the_first_move(
         context.close()
 
 
+UNSETTLED_HINTS = """
+(() => {
+  // the engine's hints as a search that ran out of time answers them
+  const Real = window.Worker;
+  window.Worker = class extends Real {
+    set onmessage(fn) {
+      super.onmessage = (event) => {
+        const body = event.data?.answer?.body;
+        if (window.unsettledHints && body?.move) body.kind = "heuristic";
+        fn(event);
+      };
+    }
+  };
+})();
+"""
+
+
+def test_an_offline_hint_the_device_could_not_settle_is_still_shown(
+    browser: Any, server: Server
+) -> None:
+    """A device search that runs out of time asks the server; offline, the
+    device's own best guess is shown instead of nothing."""
+    context = browser.new_context(base_url=server.base, locale="en-GB", **PHONE)
+    context.add_init_script(UNSETTLED_HINTS)
+    try:
+        page = page_of(context)
+        game = open_game(page, "/play/kongdang?deal=9")
+        wait_engine(page)
+        page.wait_for_function(f"() => document.documentElement.dataset.engineHeld === '{game}'")
+        context.set_offline(True)
+        page.evaluate("() => { window.unsettledHints = true; }")
+        page.keyboard.press("h")
+        page.locator("#hintbar .bar.info").first.wait_for(timeout=30_000)
+        page.keyboard.press("h")
+        wait_board(page, version=2)
+        playing_on_device(page)
+        assert server.game(game)["version"] == 1
+    finally:
+        context.close()
+
+
 def test_a_game_dealt_offline_reaches_the_server(browser: Any, server: Server) -> None:
     context = browser.new_context(base_url=server.base, locale="en-GB", **DESKTOP)
     try:

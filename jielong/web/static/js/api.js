@@ -18,19 +18,29 @@ function aborted() {
 
 const UNANSWERED = { status: 503, body: { error: { code: "device_unanswered" }, computed: "device" } };
 
-// `op` on the device when it can; `remote` on the server otherwise.
+// `op` on the device when it can; `remote` on the server otherwise. When the
+// device's search ran out and the server cannot be reached either, what the
+// device found (or that it found nothing) is the answer: never none at all.
 async function local(op, id, version, signal, good, remote) {
   const onlyHere = deviceOnly() || isDeviceGame(id);
   if (onlyHere) await whenReady();
+  let mine = null;
   if (engineReady() && (await hold({ id, version }))) {
     const res = await ask(op, { id, version }).catch(() => null);
     if (signal?.aborted) throw aborted();
     if (res?.status === 200 && good(res.body)) return res;
-    if (onlyHere) return res?.status === 200 ? { ...res, unanswered: true } : UNANSWERED;
+    mine = res?.status === 200 ? { ...res, unanswered: true } : UNANSWERED;
+    if (onlyHere) return mine;
   } else if (onlyHere) {
     return UNANSWERED;
   }
-  return remote();
+  if (!mine) return remote();
+  try {
+    return await remote();
+  } catch (e) {
+    if (e?.name === "AbortError") throw e;
+    return mine;
+  }
 }
 
 function hint(id, version, signal) {
