@@ -15,6 +15,8 @@ RUN_DEBS := libfreecell-solver0
 TEST_DEBS := libfreecell-solver0 freecell-solver-bin chromium postgresql fonts-noto-cjk gcc
 # what the tests use beyond the site: every extra
 TEST_EXTRAS := test,native,postgres,survey
+# the suite's worker processes (pytest-xdist); the browser tests keep to one
+TEST_WORKERS ?= 2
 
 .PHONY: run test install install-test native lint bench clean
 
@@ -58,7 +60,7 @@ lint: install-test
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/python -m pytest -q --durations=20 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=20 $(PYTEST_ARGS)
 	$(BIN)/python bench/run_all.py --smoke
 
 bench: install-test

@@ -20,6 +20,16 @@ settings.register_profile("thorough", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "jielong"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test`` runs two workers with
+    ``--dist loadgroup``), the browser tests run one after another on one
+    worker, so that no two Chromiums of this suite load the machine at once;
+    the other worker takes the rest."""
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     if postgres_bin() is None:
