@@ -136,9 +136,10 @@ Two searches take turns on one budget.  A narrow best-first search (on
 cards home, cards turned over and stock left; ties go to the newest state)
 also leaves out foundation cards brought back down, which are rarely
 needed: it finds many wins fast but proves nothing; it gets a quarter of
-the time.  An exhaustive depth-first search over every other move keeps only
-the keys of the states it has seen, so a state costs less than in the
-best-first search; it goes first and gets the rest, and ``unsolvable`` means
+the first second and a tenth of all the time after it.  An exhaustive
+depth-first search over every other move keeps only the keys of the states
+it has seen, so a state costs less than in the best-first search; it goes
+first and gets the rest, and ``unsolvable`` means
 it exhausted the space.  (The depth-first search also finds most wins within
 its first slices: on draw-3 deals 1..300 at 10 s, letting it go first rather
 than after two seconds of the win-seeker alone, together with the gate on

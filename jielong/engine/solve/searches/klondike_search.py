@@ -65,7 +65,13 @@ class Budget:
 _SLICE: Final = 1024
 """States each search adds in one turn."""
 _SEEKER_SHARE: Final = 0.25
-"""The win-seeking search's share of the time."""
+"""The win-seeking search's share of the time, for the first
+:data:`_LATE_AFTER` seconds."""
+_LATE_AFTER: Final = 1.0
+_SEEKER_LATE: Final = 0.1
+"""Its share of all the time spent, once :data:`_LATE_AFTER` seconds are:
+most wins it finds come within the first second, and the deals still open
+after it are mostly proofs of loss and wins the exhaustive search finds."""
 _TRY_FIRST: Final = 256
 _WORTH: Final = 32
 _RETRY: Final = 16
@@ -226,13 +232,16 @@ def take_turns(st: State, draw: int, budget: Budget) -> list[Action] | bool | No
     depth-first one, or ``False``.  The depth-first search goes first and
     the win-seeker gets its share of the time from the start: the
     depth-first one finds most wins within a few slices too, and proofs of
-    loss need all the time they can get."""
+    loss need all the time they can get: after the first second the
+    win-seeker's share falls from a quarter to a tenth."""
     seeker: Iterator[list[Action] | bool | None] | None = best_first(st, draw, budget, True)
     prover = depth_first(st, draw, budget)
     spent = [0.0, 0.0]  # seconds used by the seeker and by the prover
     while True:
         t = budget.clock()
-        if seeker is not None and spent[0] < _SEEKER_SHARE * (spent[0] + spent[1]):
+        total = spent[0] + spent[1]
+        share = _SEEKER_SHARE if total < _LATE_AFTER else _SEEKER_LATE
+        if seeker is not None and spent[0] < share * total:
             got = next(seeker)
             spent[0] += budget.clock() - t
             if got is None:
