@@ -6,9 +6,9 @@ everything visible, many times (the deals, and the moves as codes that mean
 the same on each: :mod:`jielong.engine.solve.searches.klondike_unseen`).
 Each such deal is solved with every card known (the relaxation's proof of
 loss, then on a small node budget the narrow win-seeking search for one
-slice of states and the exhaustive one after it).  A legal move scores the deals it wins: one that
-the solver's line starts with wins its deal; a deal lost by proof is lost by
-every move; a move that can be taken back at once
+slice of states and the exhaustive one after it).  A legal move scores the
+deals it wins: one that the solver's line starts with wins its deal; a
+deal lost by proof is lost by every move; a move that can be taken back at once
 (:func:`~jielong.engine.solve.searches.klondike_unseen.reversible`) counts
 only the deals whose lines start with it, unless it is the plan (below), as
 it learns nothing and only puts the choice off; for the other moves, the
@@ -125,18 +125,16 @@ def verdict(st: State, draw: int, nodes: int) -> tuple[int, list[Action], int]:
         return LOST, [], 0
     budget = Budget(nodes, None, share_gil=False)
     found = next(best_first(st, draw, budget, True))
+    if found is True or found is None:
+        # a slice spent, or the narrow space exhausted (which proves
+        # nothing): the exhaustive search goes on to a verdict
+        for found in depth_first(st, draw, budget):
+            if found is not True:
+                break
     if isinstance(found, list):
         return WON, found, budget.nodes
-    if found is False:
-        return OPEN, [], budget.nodes
-    # the narrow space exhausted proves nothing: the exhaustive search decides
-    for found in depth_first(st, draw, budget):
-        if isinstance(found, list):
-            return WON, found, budget.nodes
-        if found is False:
-            return OPEN, [], budget.nodes
-        if found is None:
-            return LOST, [], budget.nodes
+    if found is None:
+        return LOST, [], budget.nodes
     return OPEN, [], budget.nodes
 
 

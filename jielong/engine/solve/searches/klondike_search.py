@@ -68,6 +68,7 @@ _SEEKER_SHARE: Final = 0.25
 """The win-seeking search's share of the time, for the first
 :data:`_LATE_AFTER` seconds."""
 _LATE_AFTER: Final = 1.0
+"""Seconds of searching after which the win-seeker's share falls."""
 _SEEKER_LATE: Final = 0.1
 """Its share of all the time spent, once :data:`_LATE_AFTER` seconds are:
 most wins it finds come within the first second, and the deals still open
