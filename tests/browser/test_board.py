@@ -436,8 +436,11 @@ def switch_language(page: Any, device: str, lang: str) -> None:
     else:
         assert not page.locator("#settings .langs").is_visible()
         link = header.locator(f'a[data-lang="{lang}"]')
-    link.click()
-    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    # the switch reloads the page: wait for the new document, not on the old
+    # one (a check run while the page is between documents finds no root)
+    with page.expect_navigation(wait_until="load"):
+        link.click()
+    assert page.evaluate("document.documentElement.lang") == lang
     wait_board(page)
 
 
