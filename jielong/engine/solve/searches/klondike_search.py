@@ -110,13 +110,19 @@ class _Gate:
         return False
 
 
-def _score(st: State) -> int:
-    """How far a state has come: cards home, cards turned over, stock used."""
-    return 3 * sum(st[2]) - 4 * sum(st[1]) - len(st[3])
+def _score(st: State, emptied: int) -> int:
+    """How far a state has come: cards home, cards turned over, stock used,
+    and ``emptied`` for each empty pile."""
+    score = 3 * sum(st[2]) - 4 * sum(st[1]) - len(st[3])
+    if emptied:
+        for pile in st[0]:
+            if not pile:
+                score += emptied
+    return score
 
 
 def best_first(
-    st: State, draw: int, budget: Budget, narrow: bool = False
+    st: State, draw: int, budget: Budget, narrow: bool = False, emptied: int = 0
 ) -> Iterator[list[Action] | bool | None]:
     """Best-first search on :func:`_score` (ties: newest first), taking
     turns: it yields ``True`` after each slice of work and finally a line,
@@ -128,7 +134,7 @@ def best_first(
         return
     root = twin_key(st, draw)
     parent: dict[bytes, tuple[bytes | None, list[Action]]] = {root: (None, autos)}
-    heap: list[tuple[int, int, State, bytes]] = [(-_score(st), 0, st, root)]
+    heap: list[tuple[int, int, State, bytes]] = [(-_score(st, emptied), 0, st, root)]
     counter = 0
     while heap:
         _, _, s, k = heapq.heappop(heap)
@@ -154,7 +160,7 @@ def best_first(
             if budget.nodes % _SLICE == 0:
                 yield True
             counter -= 1
-            heapq.heappush(heap, (-_score(s2), counter, s2, k2))
+            heapq.heappush(heap, (-_score(s2, emptied), counter, s2, k2))
     yield None
 
 
