@@ -452,6 +452,11 @@ def test_pressing_the_hint_again_while_it_is_searched_keeps_the_search(
         page.wait_for_function("() => document.querySelector('#actions [aria-busy]') !== null")
         press.click()
         press.click()
+        # the test hears of a request only while it waits on the page
+        for _ in range(500):
+            if held:
+                break
+            page.wait_for_timeout(20)
         page.wait_for_timeout(300)
         # one search, still on its way: a press again neither stops nor restarts it
         assert len(held) == 1
