@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,19 @@ def wait_board(page: Any, version: int | None = None, game: str | None = None) -
     page.wait_for_selector(selector, state="attached")
     # cards glide for a moment after each redraw; gestures aim at where they land
     page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+
+
+def wait_held(page: Any, held: list[Any], settle_ms: int = 0) -> int:
+    """How many requests a route holds once one has come (10 s at most),
+    and ``settle_ms`` more for any extra one. The page may send a request
+    after what the test waited for, and the test hears of a request only
+    while it waits on the page, so a count read at once can be short."""
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    if settle_ms:
+        page.wait_for_timeout(settle_ms)
+    return len(held)
 
 
 def open_game(page: Any, path: str) -> str:

@@ -10,7 +10,16 @@ import urllib.request
 from typing import Any
 
 import pytest
-from board_driver import card_selector, open_game, open_menu, source_card, t, tap, wait_board
+from board_driver import (
+    card_selector,
+    open_game,
+    open_menu,
+    source_card,
+    t,
+    tap,
+    wait_board,
+    wait_held,
+)
 from conftest import PHONE, Server, screenshot
 from test_board import stuck_klondike
 
@@ -202,8 +211,7 @@ def test_a_wrong_deal_number_says_why_in_the_players_language(
         page.locator('#more button[data-act="new"][aria-busy="true"]').wait_for()
         assert box.input_value() == typed
         assert box.evaluate("(el) => el === document.activeElement")
-        while not held:
-            page.wait_for_timeout(10)
+        wait_held(page, held)
         held.pop().continue_()
         toast = page.locator("#toast.show")
         toast.wait_for()

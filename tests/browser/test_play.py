@@ -3,7 +3,6 @@ quick inputs kept in order, refusals put back with the server's reason."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from board_driver import (
     t,
     tap,
     wait_board,
+    wait_held,
 )
 from conftest import Server, screenshot
 
@@ -45,17 +45,6 @@ class Held:
             self.routes.append(route)
         else:
             route.continue_()
-
-    def held(self, count: int = 1) -> int:
-        """How many actions are held once ``count`` have come, and a moment
-        more for any extra one. The page sends an action after drawing it,
-        and the test hears of the request only while it waits on the page,
-        so a count read straight after the drawing can still be short."""
-        deadline = time.monotonic() + 10
-        while len(self.routes) < count and time.monotonic() < deadline:
-            self.page.wait_for_timeout(20)
-        self.page.wait_for_timeout(200)
-        return len(self.routes)
 
     def release(self) -> None:
         self.holding = False
@@ -95,7 +84,7 @@ def test_a_listed_move_is_drawn_before_the_answer_and_a_stale_one_put_back(
     )
     page.wait_for_selector(card_selector(dst, code), state="attached")
     assert read_board(page)["version"] == start["version"]
-    assert held.held() == 1
+    assert wait_held(page, held.routes, 200) == 1
     held.release()
     # the server refuses the stale move: the board shows its game and says why
     page.locator("#toast.show").wait_for()
@@ -143,7 +132,7 @@ def test_quick_stock_clicks_are_drawn_at_once_and_all_played(
     )
     assert page.locator('[data-pile="waste"] .card.down').count() == 3
     # one action on its way at a time, each on the version the one before gave
-    assert held.held() == 1
+    assert wait_held(page, held.routes, 200) == 1
     held.release()
     wait_board(page, start["version"] + 6, gid)
     state = assert_drawn(page, server, gid)

@@ -8,7 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from board_driver import card_selector, open_game, read_board, t, tap, wait_board
+from board_driver import card_selector, open_game, read_board, t, tap, wait_board, wait_held
 from conftest import Server, screenshot
 
 from jielong.engine.cards import DECK
@@ -452,14 +452,8 @@ def test_pressing_the_hint_again_while_it_is_searched_keeps_the_search(
         page.wait_for_function("() => document.querySelector('#actions [aria-busy]') !== null")
         press.click()
         press.click()
-        # the test hears of a request only while it waits on the page
-        for _ in range(500):
-            if held:
-                break
-            page.wait_for_timeout(20)
-        page.wait_for_timeout(300)
         # one search, still on its way: a press again neither stops nor restarts it
-        assert len(held) == 1
+        assert wait_held(page, held, 300) == 1
         assert page.locator('#actions button[data-act="hint"][aria-busy]').count() == 1
         held[0].continue_()
         page.locator("[data-pile].hint-dst").first.wait_for()
