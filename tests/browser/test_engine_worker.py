@@ -284,6 +284,48 @@ def test_a_game_goes_on_offline_when_the_network_goes_before_the_first_move(
         context.close()
 
 
+SLOW_MIRROR = """
+(() => {
+  // the engine's copy of each move the server accepted, told late
+  const Real = window.Worker;
+  window.Worker = class extends Real {
+    postMessage(message) {
+      const send = () => super.postMessage(message);
+      if (window.slowMirror && message?.op === "act") setTimeout(send, 1500);
+      else send();
+    }
+  };
+})();
+"""
+
+
+def test_a_hint_asked_offline_waits_for_the_engine_to_know_the_last_move(
+    browser: Any, server: Server
+) -> None:
+    """The engine hears of a move the server accepted after the board shows
+    it: a hint asked of the device in that moment (here with the network
+    gone, so the server cannot tell the device the position either) waits
+    for it instead of coming to nothing."""
+    context = browser.new_context(base_url=server.base, locale="en-GB", **PHONE)
+    context.add_init_script(SLOW_MIRROR)
+    try:
+        page = page_of(context)
+        game = open_game(page, "/play/kongdang?deal=12")
+        wait_engine(page)
+        page.wait_for_function(f"() => document.documentElement.dataset.engineHeld === '{game}'")
+        page.evaluate("() => { window.slowMirror = true; }")
+        play_hint(page, 2)
+        context.set_offline(True)
+        page.keyboard.press("h")
+        page.locator("#hintbar .bar.info").first.wait_for(timeout=30_000)
+        page.keyboard.press("h")
+        wait_board(page, version=3)
+        playing_on_device(page)
+        assert server.game(game)["version"] == 2
+    finally:
+        context.close()
+
+
 UNSETTLED_HINTS = """
 (() => {
   // the engine's hints as a search that ran out of time answers them

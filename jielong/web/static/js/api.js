@@ -4,7 +4,7 @@
 // an answer; with "solve on this device only" never. Each answer says where
 // it was computed (`computed`: device or server).
 import { ask, deviceOnly, engineReady, whenReady } from "./engine/client.js";
-import { hold, isDeviceGame } from "./engine/device.js";
+import { caughtUp, hold, isDeviceGame } from "./engine/device.js";
 import { call } from "./http.js";
 
 // A hint that names a move, or a verdict that no move helps.
@@ -25,6 +25,8 @@ async function local(op, id, version, signal, good, remote) {
   const onlyHere = deviceOnly() || isDeviceGame(id);
   if (onlyHere) await whenReady();
   let mine = null;
+  if (engineReady()) await caughtUp();
+  if (signal?.aborted) throw aborted();
   if (engineReady() && (await hold({ id, version }))) {
     const res = await ask(op, { id, version }).catch(() => null);
     if (signal?.aborted) throw aborted();

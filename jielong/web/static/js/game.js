@@ -169,11 +169,7 @@ export function createGame(table, paint) {
   }
 
   // The worker's copy follows the server's answers one at a time, in order.
-  let mirrorChain = Promise.resolve();
-  function mirror(work) {
-    mirrorChain = mirrorChain.then(work).catch(() => {});
-    return mirrorChain;
-  }
+  const mirror = device.inTurn;
 
   // Games whose actions are played on the device until the server has them.
   const here = new Set();
@@ -188,7 +184,7 @@ export function createGame(table, paint) {
   });
 
   async function playHere(game, data) {
-    await mirrorChain;
+    await device.caughtUp();
     const res = await device.playHere(game, data);
     if (res) {
       here.add(game.id);

@@ -93,6 +93,21 @@ export async function hasPending(id) {
   return Boolean(entry && (entry.pending.length || isDeviceGame(id)));
 }
 
+// The worker's copy follows the server's answers one at a time, in order
+// (`played`, then `hold` of the position that answer gave).
+let chain = Promise.resolve();
+export function inTurn(work) {
+  chain = chain.then(work).catch(() => {});
+  return chain;
+}
+
+// Resolves once the worker has caught up with every answer given so far: a
+// hint asked of the device waits for it, or the worker would still hold the
+// position before the last move (and, offline, could not be told of it).
+export function caughtUp() {
+  return chain;
+}
+
 // The worker holds `state`'s game at its version, from what the device
 // kept or from the server's record of it. Returns false when it cannot.
 export async function hold(state) {
