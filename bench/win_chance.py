@@ -35,7 +35,13 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from jielong.engine.solve.chance import COEFFICIENTS, FEATURES, Features, calibrated  # noqa: E402
+from jielong.engine.solve.chance import (  # noqa: E402
+    COEFFICIENTS,
+    FEATURES,
+    Features,
+    Form,
+    calibrated,
+)
 from jielong.testing.calibration import (  # noqa: E402
     Observation,
     auc,
@@ -95,15 +101,15 @@ def _table(name: str, predicted: Sequence[float], obs: Sequence[Observation]) ->
     return "\n".join(lines)
 
 
-def out_of_sample(obs: Sequence[Observation]) -> list[float] | None:
-    """Each observation predicted by the model fitted on the games of the
-    other parity; ``None`` when a half has only one outcome."""
+def out_of_sample(obs: Sequence[Observation], form: Form) -> list[float] | None:
+    """Each observation predicted by the model of ``form`` fitted on the
+    games of the other parity; ``None`` when a half has only one outcome."""
     halves = [[o for o in obs if o.game % 2 == parity] for parity in (0, 1)]
     models: list[Callable[[Features], float]] = []
     for half in halves:
         if len({o.won for o in half}) < 2:
             return None
-        models.append(predict(fit(half)))
+        models.append(predict(fit(half, form), form))
     return [models[1 - o.game % 2](o.features) for o in obs]
 
 
@@ -115,9 +121,10 @@ def report(rows: list[dict[str, Any]]) -> str:
         out.append(f"klondike-{draw}: {games} games ({won} won), {len(obs)} sampled hints")
         # one model for every hint, as the engine has: judged on every hint,
         # and on the first hint of each game alone
-        held = out_of_sample(obs)
+        form = FEATURES[draw]
+        held = out_of_sample(obs, form)
         # the engine's model, unless it was fitted on other features
-        ready = len(COEFFICIENTS.get(draw, ())) == len(FEATURES) + 1
+        ready = len(COEFFICIENTS.get(draw, ())) == len(form) + 1
         shown = [calibrated(o.features, draw) for o in obs] if ready else None
         for scope, keep in (
             ("every sampled hint", [True] * len(obs)),
@@ -137,7 +144,7 @@ def report(rows: list[dict[str, Any]]) -> str:
                     chosen = [p for p, k in zip(predicted, keep, strict=True) if k]
                     out.append(_table(name, chosen, picked))
         if len({o.won for o in obs}) == 2:
-            beta = fit(obs)
+            beta = fit(obs, form)
             out.append(f" fitted on every game: ({', '.join(f'{b:.4f}' for b in beta)})")
     return "\n".join(out) if out else "no Klondike games with sampled hints"
 

@@ -13,6 +13,7 @@ from jielong.engine.solve import hints
 from jielong.engine.solve.chance import (
     COEFFICIENTS,
     FEATURES,
+    SHARE_CAP,
     Features,
     calibrated,
     features,
@@ -52,8 +53,12 @@ def test_brier_auc_and_the_reliability_table_on_a_small_case() -> None:
     assert auc([0.5, 0.5], _obs([(0.5, True), (0.5, False)])) == 0.5
 
 
-def test_the_fit_finds_the_model_that_made_the_outcomes() -> None:
-    truth = (-0.5, 1.2, -0.8, 0.6, -3.0)
+TRUTHS = {1: (-0.5, 1.2, -0.8, 0.6, -3.0), 3: (1.0, 1.2, -5.0, 0.6, -3.0, 2.5)}
+
+
+@pytest.mark.parametrize("draw", sorted(FEATURES))
+def test_the_fit_finds_the_model_that_made_the_outcomes(draw: int) -> None:
+    truth, form = TRUTHS[draw], FEATURES[draw]
     rng = random.Random(7)
     obs = []
     for game in range(6000):
@@ -61,11 +66,12 @@ def test_the_fit_finds_the_model_that_made_the_outcomes() -> None:
         f = Features(
             rng.uniform(0.05, 0.95), rng.randrange(0, 22), stock, 40, rng.randrange(20, 41)
         )
-        z = truth[0] + sum(w * g(f) for w, g in zip(truth[1:], FEATURES, strict=True))
+        z = truth[0] + sum(w * g(f) for w, g in zip(truth[1:], form, strict=True))
         obs.append(Observation(game, f, rng.random() < 1 / (1 + math.exp(-z))))
-    beta = fit(obs)
+    beta = fit(obs, form)
+    assert len(beta) == len(truth) == len(COEFFICIENTS[draw])
     assert all(abs(b - t) < 0.35 for b, t in zip(beta, truth, strict=True)), beta
-    chance = predict(beta)
+    chance = predict(beta, form)
     # fitted on its own outcomes, the mean predicted is the share won
     assert sum(chance(o.features) for o in obs) / len(obs) == pytest.approx(
         sum(o.won for o in obs) / len(obs), abs=1e-6
@@ -81,6 +87,19 @@ def test_the_shown_chance_rises_with_the_share_won_and_is_never_certain(draw: in
             ]
             assert all(0 < s < 1 for s in shown)
             assert shown == sorted(shown)
+
+
+@pytest.mark.parametrize("draw", sorted(COEFFICIENTS))
+def test_a_card_turned_over_never_lowers_the_shown_chance(draw: int) -> None:
+    for share in (0.3, 0.6, 0.9):
+        shown = [calibrated(Features(share, down, 0, 40, 36), draw) for down in range(22)]
+        assert shown == sorted(shown, reverse=True)
+
+
+def test_in_draw_3_a_share_past_the_cap_shows_what_the_cap_shows() -> None:
+    shown = {calibrated(Features(p, 12, 0, 40, 40), 3) for p in (SHARE_CAP, 0.9, 0.976)}
+    assert len(shown) == 1
+    assert calibrated(Features(0.8, 12, 0, 40, 40), 3) < shown.pop()
 
 
 def test_a_sampled_klondike_hint_shows_its_share_calibrated() -> None:

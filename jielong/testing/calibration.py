@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from jielong.engine.solve.chance import FEATURES, Features, logit
+from jielong.engine.solve.chance import Features, Form, logit
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,8 @@ def auc(predicted: Sequence[float], observed: Sequence[Observation]) -> float:
     return (rank_sum - won * (won + 1) / 2) / (won * lost)
 
 
-def _row(features: Features) -> list[float]:
-    return [1.0, *(f(features) for f in FEATURES)]
+def _row(features: Features, form: Form) -> list[float]:
+    return [1.0, *(f(features) for f in form)]
 
 
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -107,10 +107,11 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return x
 
 
-def fit(observed: Sequence[Observation], ridge: float = 1e-6) -> tuple[float, ...]:
-    """Logistic regression of the outcome on :data:`FEATURES` by
-    iteratively reweighted least squares: the coefficients, intercept first."""
-    rows = [_row(o.features) for o in observed]
+def fit(observed: Sequence[Observation], form: Form, ridge: float = 1e-6) -> tuple[float, ...]:
+    """Logistic regression of the outcome on the features of ``form`` (one
+    of :data:`jielong.engine.solve.chance.FEATURES`) by iteratively
+    reweighted least squares: the coefficients, intercept first."""
+    rows = [_row(o.features, form) for o in observed]
     ys = [1.0 if o.won else 0.0 for o in observed]
     beta = [0.0] * len(rows[0])
     for _ in range(50):
@@ -131,11 +132,11 @@ def fit(observed: Sequence[Observation], ridge: float = 1e-6) -> tuple[float, ..
     return tuple(beta)
 
 
-def predict(beta: Sequence[float]) -> Callable[[Features], float]:
+def predict(beta: Sequence[float], form: Form) -> Callable[[Features], float]:
     """The fitted chance for a hint's features."""
 
     def chance(features: Features) -> float:
-        z = sum(b * v for b, v in zip(beta, _row(features), strict=True))
+        z = sum(b * v for b, v in zip(beta, _row(features, form), strict=True))
         return 1 / (1 + math.exp(-z))
 
     return chance
