@@ -400,6 +400,38 @@ def test_a_deal_the_narrow_search_cannot_win_goes_to_the_exhaustive_one() -> Non
     assert r.is_won(end) and moves
 
 
+def test_won_lines_through_a_position_the_game_was_in_are_still_followed() -> None:
+    # Draw 3 deal 21239 after 200 hints: the three of hearts covers the ace
+    # and the four of clubs face down, and can only go onto the four of
+    # spades, home under six more spades. Every deal of the two unseen
+    # cards is won, by lines that start by sending the ten of diamonds home
+    # again; the game had it home a move ago. Keeping to new positions
+    # only, no move won a deal, and the follower shuffled cards for 1,500
+    # hints, showing a 95% chance all along.
+    r = rules(3)
+    pos = r.from_text(
+        """
+        Foundations: - 2C TS 9D
+        Recycles: 12
+        : KS QD JS TD
+        :
+        :
+        : KH QC JH TC 9H 8C 7H 6C 5H
+        : KC QH JC TH 9C 8H 7C 6H 5C 4H 3C 2H
+        : KD QS JD
+        : 4C AH | 3H
+        """
+    )
+    home = Move(Pile("tableau", 0), Pile("foundation", 3))
+    before = r.play(pos, home)
+    seen = frozenset({K.circle_key(before), K.circle_key(pos)})
+    h = K.hint(r, pos, max_seconds=1, avoid=seen, clock=time.process_time)
+    assert h.kind == "likely" and h.move == home
+    # and never to a position the game has been in twice
+    h = K.hint(r, pos, max_seconds=1, avoid=seen, never=seen, clock=time.process_time)
+    assert h.move != home
+
+
 def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:
     r = rules(3)
     pos = replace(r.deal(7), foundations=(Card.parse("AS"), None, Card.parse("2H"), None))

@@ -207,8 +207,9 @@ def hint(
 ) -> Hint:
     """A hint that uses only what the player can know (see the module notes);
     its move leads to no position of ``avoid`` (:func:`circle_key`\\ s of the
-    positions the game has been in) unless every move does, and none of
-    ``never`` (those it has been in twice) at all.  ``clock``
+    positions the game has been in) unless every move does or only such
+    moves win a sampled deal, and none of ``never`` (those it has been in
+    twice) at all.  ``clock``
     measures ``max_seconds``: by default this process's CPU time, so that a
     busy server weighs as many deals as an idle one (``time.perf_counter``
     for wall time).  ``carried``: the previous
@@ -248,6 +249,10 @@ def hint(
             rules, position, candidates, deadline=sampling_ends, clock=clock, carried=carried
         )
         sampled = _sampled_hint(weighing, candidates, rules.draw)
+        if sampled is None and fresh and len(fresh) < len(legal) and weighing.won_any():
+            weighing, sampled = _through_seen(
+                rules, position, legal, start + max_seconds, clock, carried
+            )
         if sampled is not None:
             return sampled
     verdict, line = _progress_search(
@@ -258,6 +263,23 @@ def hint(
     if lost_every_way(vis, rules.draw, start + max_seconds, clock):
         return Hint("unsolvable", source="own", win_chance=0.0)
     return _heuristic_hint(rules, position, vis, line, every, candidates, weighing)
+
+
+def _through_seen(
+    rules: Klondike,
+    position: KlondikePosition,
+    legal: list[Move],
+    deadline: float,
+    clock: Callable[[], float],
+    carried: tuple[CarriedDeal, ...],
+) -> tuple[Weighing, Hint | None]:
+    """Deals were won, but only by lines through positions the game has been
+    in once: keeping to new ones would leave every won line (a follower
+    then wandered for ever where the only way on takes foundation cards
+    down and back), so every ``legal`` move is weighed."""
+    candidates = sorted(legal, key=lambda m: priority(position, m))
+    weighing = weigh(rules, position, candidates, deadline=deadline, clock=clock, carried=carried)
+    return weighing, _sampled_hint(weighing, candidates, rules.draw)
 
 
 def _first_pass_hint(

@@ -184,6 +184,10 @@ class Weighing:
         """The deals won or proven lost within their budget."""
         return sum(1 for r in self.roots if r != OPEN)
 
+    def won_any(self) -> bool:
+        """Whether any deal weighed was won with every card known."""
+        return WON in self.roots
+
     def won_share(self) -> float:
         """The chance to win estimated from the deals: the share won, pulled
         half a deal towards even (Jeffreys' estimate), so that only a proof
