@@ -49,6 +49,16 @@ def page_of(context: Any) -> Any:
     return page
 
 
+def open_held(context: Any, path: str) -> tuple[Any, str]:
+    """A page with the game at ``path`` on the table and held by the engine
+    on the device: its page and the game's id."""
+    page = page_of(context)
+    game = open_game(page, path)
+    wait_engine(page)
+    page.wait_for_function(f"() => document.documentElement.dataset.engineHeld === '{game}'")
+    return page, game
+
+
 def play_hint(page: Any, version: int) -> None:
     """In 空當接龍 the hint's second press plays it: the board at ``version``."""
     page.keyboard.press("h")
@@ -263,10 +273,7 @@ def test_a_game_goes_on_offline_when_the_network_goes_before_the_first_move(
     leaves hints and moves to the device."""
     context = browser.new_context(base_url=server.base, locale="en-GB", **PHONE)
     try:
-        page = page_of(context)
-        game = open_game(page, "/play/kongdang?deal=8")
-        wait_engine(page)
-        page.wait_for_function(f"() => document.documentElement.dataset.engineHeld === '{game}'")
+        page, game = open_held(context, "/play/kongdang?deal=8")
         context.set_offline(True)
         for version in (2, 3):
             play_hint(page, version)
@@ -309,10 +316,7 @@ def test_a_hint_asked_offline_waits_for_the_engine_to_know_the_last_move(
     context = browser.new_context(base_url=server.base, locale="en-GB", **PHONE)
     context.add_init_script(SLOW_MIRROR)
     try:
-        page = page_of(context)
-        game = open_game(page, "/play/kongdang?deal=12")
-        wait_engine(page)
-        page.wait_for_function(f"() => document.documentElement.dataset.engineHeld === '{game}'")
+        page, game = open_held(context, "/play/kongdang?deal=12")
         page.evaluate("() => { window.slowMirror = true; }")
         play_hint(page, 2)
         context.set_offline(True)
@@ -351,10 +355,7 @@ def test_an_offline_hint_the_device_could_not_settle_is_still_shown(
     context = browser.new_context(base_url=server.base, locale="en-GB", **PHONE)
     context.add_init_script(UNSETTLED_HINTS)
     try:
-        page = page_of(context)
-        game = open_game(page, "/play/kongdang?deal=9")
-        wait_engine(page)
-        page.wait_for_function(f"() => document.documentElement.dataset.engineHeld === '{game}'")
+        page, game = open_held(context, "/play/kongdang?deal=9")
         context.set_offline(True)
         page.evaluate("() => { window.unsettledHints = true; }")
         page.keyboard.press("h")
