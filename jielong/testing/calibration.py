@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from jielong.engine.solve.chance import Features, Form, logit
+from jielong.engine.solve.chance import Features, Form, logistic, logit
 
 
 @dataclass(frozen=True)
@@ -136,8 +136,7 @@ def predict(beta: Sequence[float], form: Form) -> Callable[[Features], float]:
     """The fitted chance for a hint's features."""
 
     def chance(features: Features) -> float:
-        z = sum(b * v for b, v in zip(beta, _row(features, form), strict=True))
-        return 1 / (1 + math.exp(-z))
+        return logistic(beta, form, features)
 
     return chance
 

@@ -14,7 +14,7 @@ alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
 from jielong.engine.rules.klondike import KlondikePosition
@@ -116,9 +116,13 @@ def features(position: KlondikePosition, hindsight: float, samples: int, decided
     return Features(hindsight, sum(position.hidden), stock, samples, decided)
 
 
-def calibrated(features: Features, draw: int) -> float:
-    """The chance to win that a hint with ``features`` shows, in draw ``draw``."""
-    weights = COEFFICIENTS[draw]
-    form = FEATURES[draw]
+def logistic(weights: Sequence[float], form: Form, features: Features) -> float:
+    """The model of ``form`` with ``weights`` (the intercept first) at
+    ``features``."""
     z = weights[0] + sum(w * f(features) for w, f in zip(weights[1:], form, strict=True))
     return 1 / (1 + math.exp(-z))
+
+
+def calibrated(features: Features, draw: int) -> float:
+    """The chance to win that a hint with ``features`` shows, in draw ``draw``."""
+    return logistic(COEFFICIENTS[draw], FEATURES[draw], features)
