@@ -31,6 +31,7 @@ from jielong.engine.rules.core import STOCK, Move, Pile
 from jielong.engine.rules.klondike import Klondike, KlondikePosition
 from jielong.engine.solve import klondike as K
 from jielong.engine.solve.result import Hint
+from jielong.engine.solve.searches import klondike_hint as H
 from jielong.engine.solve.searches.klondike_hint import PROOF_CARDS, first_pass_turn, lost_every_way
 from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_sample import (
@@ -430,6 +431,37 @@ def test_won_lines_through_a_position_the_game_was_in_are_still_followed() -> No
     # and never to a position the game has been in twice
     h = K.hint(r, pos, max_seconds=1, avoid=seen, never=seen, clock=time.process_time)
     assert h.move != home
+
+
+def _stock_turned_through(r: Klondike, deal: int) -> KlondikePosition:
+    pos = r.deal(deal)
+    while pos.stock:
+        pos = r.play(pos, next(m for m in r.legal_moves(pos) if m.src.kind == "stock"))
+    return pos
+
+
+def test_a_game_that_goes_long_without_a_card_turned_over_takes_the_way_on() -> None:
+    # Draw 1 deal 5 with its stock turned through: the deals weighed favour
+    # turning the stock over, and the seven of spades (pile 3) laid on the
+    # eight of diamonds (pile 5) turns a card over at once.
+    r = rules(1)
+    pos = _stock_turned_through(r, 5)
+    onto = Move(Pile("tableau", 2), Pile("tableau", 4))
+    assert onto in r.legal_moves(pos)
+    assert sum(r.play(pos, onto).hidden) < sum(pos.hidden)
+    fresh = K.hint(r, pos, max_seconds=1, clock=time.process_time)
+    assert fresh.source == "sampling" and fresh.move != onto
+    # the positions the game has been in: as many cards face down as now in
+    # each (they differ by the recycle count only, which is all the same here)
+    stall = H.STALL_POSITIONS
+    been = [replace(pos, recycles=k) for k in range(2, 2 + stall)]
+    assert not H.stalled(pos, frozenset(been[:-1])) and H.stalled(pos, frozenset(been))
+    # a position with another card face down is of another stretch
+    other = replace(pos, hidden=(*pos.hidden[:-1], pos.hidden[-1] - 1))
+    assert not H.stalled(pos, frozenset([*been[:-1], other]))
+    h = K.hint(r, pos, max_seconds=1, avoid=frozenset(been), clock=time.process_time)
+    assert (h.kind, h.source, h.move, h.line) == ("likely", "onwards", onto, (onto,))
+    assert h.samples > 0 and h.win_chance is not None and h.carry
 
 
 def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:

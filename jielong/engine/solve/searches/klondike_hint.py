@@ -4,8 +4,9 @@ loss, when every card is known (or all but one, which the rest give away),
 else the stock turned while it holds cards never seen and turning it through
 loses nothing (:func:`first_pass_turn`), else the move that wins the most
 deals of the unseen cards
-(:mod:`jielong.engine.solve.searches.klondike_sample`), else the shortest
-line to progress."""
+(:mod:`jielong.engine.solve.searches.klondike_sample`; in a game that has
+:func:`stalled`, the first move of the shortest line to a card turned over
+when it wins one of them), else the shortest line to progress."""
 
 from __future__ import annotations
 
@@ -47,6 +48,13 @@ SAMPLE_SHARE = 0.85
 """Part of the time the sampling may take at most."""
 OTHERS = 3
 """Alternatives a sampled hint names beside its move, at most."""
+STALL_POSITIONS = 300
+"""Positions with as many cards face down as now that the game may have
+been in before the hint stops choosing by deals won alone (see
+:func:`stalled`): the sampled deals may be won by many lines, and a hint
+that follows another one each time can go on for ever without turning a
+card over. In 1,900 games followed by hints (draw 1 and draw 3), the
+longest such stretch of a game that was won took 208 hints."""
 
 
 def circle_key(position: KlondikePosition) -> KlondikePosition:
@@ -250,9 +258,31 @@ def hint(
         )
         sampled = _sampled_hint(weighing, candidates, rules.draw)
         if sampled is None and fresh and len(fresh) < len(legal) and weighing.won_any():
-            weighing, sampled = _through_seen(
-                rules, position, legal, start + max_seconds, clock, carried
+            # deals were won, but only by lines through positions the game
+            # has been in once: keeping to new ones would leave every won
+            # line (a follower then wandered for ever where the only way on
+            # takes foundation cards down and back), so every move is weighed
+            candidates = sorted(legal, key=lambda m: priority(position, m))
+            weighing = weigh(
+                rules,
+                position,
+                candidates,
+                deadline=start + max_seconds,
+                clock=clock,
+                carried=carried,
             )
+            sampled = _sampled_hint(weighing, candidates, rules.draw)
+        if sampled is not None and stalled(position, avoid):
+            onwards = _onwards(
+                rules,
+                position,
+                (vis, stock_known),
+                (weighing, candidates),
+                foundation_record(avoid),
+                start + max_seconds,
+                clock,
+            )
+            sampled = onwards or sampled
         if sampled is not None:
             return sampled
     verdict, line = _progress_search(
@@ -265,21 +295,51 @@ def hint(
     return _heuristic_hint(rules, position, vis, line, every, candidates, weighing)
 
 
-def _through_seen(
+def stalled(position: KlondikePosition, avoid: frozenset[KlondikePosition]) -> bool:
+    """Whether the game has been in :data:`STALL_POSITIONS` positions with
+    as many cards face down as ``position`` (``avoid``: the positions it
+    has been in)."""
+    down = sum(position.hidden)
+    return sum(1 for seen in avoid if sum(seen.hidden) == down) >= STALL_POSITIONS
+
+
+def _onwards(
     rules: Klondike,
     position: KlondikePosition,
-    legal: list[Move],
+    visible: tuple[State, bool],
+    weighed_moves: tuple[Weighing, list[Move]],
+    record: tuple[int, ...],
     deadline: float,
     clock: Callable[[], float],
-    carried: tuple[CarriedDeal, ...],
-) -> tuple[Weighing, Hint | None]:
-    """Deals were won, but only by lines through positions the game has been
-    in once: keeping to new ones would leave every won line (a follower
-    then wandered for ever where the only way on takes foundation cards
-    down and back), so every ``legal`` move is weighed."""
-    candidates = sorted(legal, key=lambda m: priority(position, m))
-    weighing = weigh(rules, position, candidates, deadline=deadline, clock=clock, carried=carried)
-    return weighing, _sampled_hint(weighing, candidates, rules.draw)
+) -> Hint | None:
+    """For a game that has :func:`stalled`: the first move of the shortest
+    line to a card turned over (or a foundation higher than ``record``),
+    when that move won a sampled deal; else ``None``."""
+    (vis, stock_known), (weighing, candidates) = visible, weighed_moves
+    verdict, line = _progress_search(vis, rules.draw, stock_known, deadline, clock, record)
+    if verdict != "found" or not line:
+        return None
+    moves, _ = replay_actions(rules, position, vis, line)
+    if not moves:
+        return None
+    # the same move to another foundation (an ace) is the same choice
+    key = circle_key(rules.play(position, moves[0]))
+    same = [i for i, m in enumerate(candidates) if circle_key(rules.play(position, m)) == key]
+    chosen = max(same, key=lambda i: weighing.wins[i], default=-1)
+    if chosen < 0 or weighing.wins[chosen] == 0:
+        return None
+    move = candidates[chosen]
+    samples = len(weighing.roots)
+    return Hint(
+        "likely",
+        move,
+        tuple(moves) if move == moves[0] else (move,),
+        "onwards",
+        win_chance=weighing.won_share() if samples else None,
+        samples=samples,
+        decided=weighing.decided(),
+        carry=carry_after(weighing, chosen, rules.draw),
+    )
 
 
 def _first_pass_hint(

@@ -112,6 +112,8 @@ function oddsHTML(h) {
   const parts = [];
   // the stock turned through before anything else: a reason of its own
   if (h.source === "first_pass") parts.push(t("hint.kind.firstPass"));
+  // a game that went long without turning a card over: the way on
+  else if (h.source === "onwards") parts.push(t("hint.kind.onwards"));
   else if (["solver", "likely", "heuristic"].includes(h.kind)) parts.push(t(`hint.kind.${h.kind}`));
   if (typeof h.win_chance === "number" && h.samples > 0) {
     parts.push(t("hint.chance", { p: estimatePercent(h.win_chance), n: h.samples }));
