@@ -464,6 +464,44 @@ def test_a_game_that_goes_long_without_a_card_turned_over_takes_the_way_on() -> 
     assert h.samples > 0 and h.win_chance is not None and h.carry
 
 
+def test_a_stalled_game_takes_cards_down_when_the_deals_stay_won() -> None:
+    # Draw 3 deal 21239 after 529 hints of a game that wandered: the three
+    # of hearts covers the ace and the four of clubs, both face down; the
+    # way on takes spades and diamonds down from their foundations to build
+    # a place for it. Taking a card down can be taken back, so the weighing
+    # credits it only with the deals whose lines start with it: none did,
+    # and the follower sent cards home and down again for 1,000 hints.
+    r = rules(3)
+    pos = r.from_text(
+        """
+        Foundations: - 2C JS JD
+        Recycles: 12
+        :
+        : KS QD
+        :
+        : KH QS
+        : KC QH JC TH 9C 8H 7C 6H 5C 4H 3C 2H
+        : KD QC JH TC 9H 8C 7H 6C 5H
+        : 4C AH | 3H
+        """
+    )
+    fresh = K.hint(r, pos, max_seconds=1, clock=time.process_time)
+    assert fresh.source == "sampling" and fresh.move is not None
+    assert fresh.move.dst.kind == "foundation"
+    # the game had every spade and diamond home before
+    record = (None, Card.parse("2C"), Card.parse("KS"), Card.parse("KD"))
+    been = frozenset(
+        replace(pos, recycles=k, foundations=record) for k in range(2, 2 + H.STALL_POSITIONS)
+    )
+    h = K.hint(r, pos, max_seconds=1, avoid=been, clock=time.process_time)
+    assert h.source == "onwards" and h.move is not None and h.move.src.kind == "foundation"
+    # its line turns the three of hearts' cards over
+    end = pos
+    for move in h.line:
+        end = r.play(end, move)
+    assert sum(end.hidden) < sum(pos.hidden)
+
+
 def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:
     r = rules(3)
     pos = replace(r.deal(7), foundations=(Card.parse("AS"), None, Card.parse("2H"), None))

@@ -23,10 +23,13 @@ from jielong.engine.solve.searches.klondike_keys import state_key
 from jielong.engine.solve.searches.klondike_relax import hopeless
 from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_sample import (
+    NODES,
+    WON,
     Weighing,
     carry_after,
     priority,
     ranked,
+    verdict,
     weigh,
     weighed,
 )
@@ -40,7 +43,13 @@ from jielong.engine.solve.searches.klondike_state import (
     generate,
     reach,
 )
-from jielong.engine.solve.searches.klondike_unseen import deal_unknown, unknown_cards, visible_state
+from jielong.engine.solve.searches.klondike_unseen import (
+    deal_unknown,
+    first_code,
+    play_code,
+    unknown_cards,
+    visible_state,
+)
 
 SOLVE_SHARE = 0.7
 """Part of the time the full solver gets when every card is known."""
@@ -314,7 +323,8 @@ def _onwards(
 ) -> Hint | None:
     """For a game that has :func:`stalled`: the first move of the shortest
     line to a card turned over (or a foundation higher than ``record``),
-    when that move won a sampled deal; else ``None``."""
+    when that move keeps the sampled deals won (:func:`_keeps_won_deals`);
+    else ``None``."""
     (vis, stock_known), (weighing, candidates) = visible, weighed_moves
     verdict, line = _progress_search(vis, rules.draw, stock_known, deadline, clock, record)
     if verdict != "found" or not line:
@@ -326,7 +336,7 @@ def _onwards(
     key = circle_key(rules.play(position, moves[0]))
     same = [i for i, m in enumerate(candidates) if circle_key(rules.play(position, m)) == key]
     chosen = max(same, key=lambda i: weighing.wins[i], default=-1)
-    if chosen < 0 or weighing.wins[chosen] == 0:
+    if chosen < 0 or not _keeps_won_deals(weighing, chosen, rules.draw, deadline, clock):
         return None
     move = candidates[chosen]
     samples = len(weighing.roots)
@@ -340,6 +350,43 @@ def _onwards(
         decided=weighing.decided(),
         carry=carry_after(weighing, chosen, rules.draw),
     )
+
+
+KEEP_SHARE = 0.9
+"""The share of the won sampled deals a stalled game's way on must keep won."""
+
+
+def _keeps_won_deals(
+    weighing: Weighing, chosen: int, draw: int, deadline: float, clock: Callable[[], float]
+) -> bool:
+    """Whether candidate ``chosen`` keeps won at least :data:`KEEP_SHARE` of
+    the sampled deals that were won, each solved after it (as far as
+    ``deadline`` allows; the answers go to ``weighing`` for the deals handed
+    on). A move that can be taken back counts, for the weighing, only the
+    deals whose lines start with it; the way on of a game that stalled is
+    such a move as often as not (a card taken down to be built on), and is
+    judged by what it keeps instead."""
+    code = weighing.codes[chosen]
+    kept = dropped = 0
+    for k, root in enumerate(weighing.roots):
+        if root != WON:
+            continue
+        st, line = weighing.deals[k], weighing.lines[k]
+        if first_code(st, line) == code:
+            kept += 1
+            continue
+        if k not in weighing.after[chosen]:
+            if clock() > deadline:
+                continue
+            status, rest, spent = verdict(play_code(st, code, draw), draw, NODES)
+            weighing.after[chosen][k] = status, rest
+            weighing.nodes += spent
+            weighing.solves += 1
+        if weighing.after[chosen][k][0] == WON:
+            kept += 1
+        else:
+            dropped += 1
+    return kept > 0 and kept >= KEEP_SHARE * (kept + dropped)
 
 
 def _first_pass_hint(
