@@ -267,41 +267,40 @@ def hint(
         )
         sampled = _sampled_hint(weighing, candidates, rules.draw)
         if sampled is None and fresh and len(fresh) < len(legal) and weighing.won_any():
-            # deals were won, but only by lines through positions the game
-            # has been in once: keeping to new ones would leave every won
-            # line (a follower then wandered for ever where the only way on
-            # takes foundation cards down and back), so every move is weighed
-            candidates = sorted(legal, key=lambda m: priority(position, m))
-            weighing = weigh(
-                rules,
-                position,
-                candidates,
-                deadline=start + max_seconds,
-                clock=clock,
-                carried=carried,
+            weighing, candidates, sampled = _through_seen(
+                rules, position, legal, start + max_seconds, clock, carried
             )
-            sampled = _sampled_hint(weighing, candidates, rules.draw)
         if sampled is not None and stalled(position, avoid):
-            onwards = _onwards(
-                rules,
-                position,
-                (vis, stock_known),
-                (weighing, candidates),
-                foundation_record(avoid),
-                start + max_seconds,
-                clock,
-            )
-            sampled = onwards or sampled
+            on = (foundation_record(avoid), start + max_seconds, clock)
+            way_on = _onwards(rules, position, (vis, stock_known), (weighing, candidates), *on)
+            sampled = way_on or sampled
         if sampled is not None:
             return sampled
-    verdict, line = _progress_search(
+    found, line = _progress_search(
         vis, rules.draw, stock_known, start + max_seconds, clock, foundation_record(avoid)
     )
-    if verdict == "none":
+    if found == "none":
         return Hint("no_progress", source="own", win_chance=0.0)
     if lost_every_way(vis, rules.draw, start + max_seconds, clock):
         return Hint("unsolvable", source="own", win_chance=0.0)
     return _heuristic_hint(rules, position, vis, line, every, candidates, weighing)
+
+
+def _through_seen(
+    rules: Klondike,
+    position: KlondikePosition,
+    legal: list[Move],
+    deadline: float,
+    clock: Callable[[], float],
+    carried: tuple[CarriedDeal, ...],
+) -> tuple[Weighing, list[Move], Hint | None]:
+    """Deals were won, but only by lines through positions the game has been
+    in once: keeping to new ones would leave every won line (a follower
+    then wandered for ever where the only way on takes foundation cards
+    down and back), so every ``legal`` move is weighed."""
+    candidates = sorted(legal, key=lambda m: priority(position, m))
+    weighing = weigh(rules, position, candidates, deadline=deadline, clock=clock, carried=carried)
+    return weighing, candidates, _sampled_hint(weighing, candidates, rules.draw)
 
 
 def stalled(position: KlondikePosition, avoid: frozenset[KlondikePosition]) -> bool:
