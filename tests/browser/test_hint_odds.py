@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from board_driver import open_game, wait_board
+from board_driver import open_game, t, wait_board
 from conftest import Server, screenshot
 
 pytestmark = pytest.mark.browser
@@ -50,3 +50,32 @@ def test_chance_to_win_in_the_hint_bar_and_the_status_line(
     # overtake the draw, and wait for a version the board has left)
     wait_board(page, version + 1)
     assert page.locator("#status .odds").count() == 0
+
+
+def test_the_hint_of_a_stalled_game_says_why(page: Any, server: Server, device: str) -> None:
+    if device == "phone":
+        pytest.skip("checked at desktop size")
+    gid = open_game(page, "/play/klondike-1?deal=5")
+    # the seven of spades onto the eight of diamonds, which turns a card over
+    move = {"from": "tableau:2", "to": "tableau:4", "count": 1}
+    answer = {
+        "version": server.game(gid)["version"],
+        "kind": "likely",
+        "move": move,
+        "line": [move],
+        "steps": [],
+        "source": "onwards",
+        "win_chance": 0.55,
+        "samples": 40,
+        "decided": 38,
+        "others": [],
+    }
+    # a stall takes 300 positions at one count of cards face down: the
+    # server's answer is given
+    page.route("**/api/games/*/hint", lambda route: route.fulfill(json=answer, status=200))
+    page.locator('#actions button[data-act="hint"]').click()
+    page.locator("#hintbar .odds").wait_for()
+    text = page.locator("#hintbar").inner_text()
+    assert t("hint.kind.onwards") in text and t("hint.kind.likely") not in text
+    assert page.locator("[data-pile='tableau:4'].hint-dst").count() == 1
+    screenshot(page, "klondike-1-hint-onwards")
