@@ -496,10 +496,7 @@ def test_a_stalled_game_takes_cards_down_when_the_deals_stay_won() -> None:
     h = K.hint(r, pos, max_seconds=1, avoid=been, clock=time.process_time)
     assert h.source == "onwards" and h.move is not None and h.move.src.kind == "foundation"
     # its line turns the three of hearts' cards over
-    end = pos
-    for move in h.line:
-        end = r.play(end, move)
-    assert sum(end.hidden) < sum(pos.hidden)
+    assert sum(replay(r, pos, h.line).hidden) < sum(pos.hidden)
 
 
 def test_a_circle_does_not_hang_on_which_foundation_a_card_went_to() -> None:

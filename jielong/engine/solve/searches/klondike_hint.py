@@ -6,7 +6,7 @@ loses nothing (:func:`first_pass_turn`), else the move that wins the most
 deals of the unseen cards
 (:mod:`jielong.engine.solve.searches.klondike_sample`; in a game that has
 :func:`stalled`, the first move of the shortest line to a card turned over
-when it wins one of them), else the shortest line to progress."""
+when it keeps the won deals won), else the shortest line to progress."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ from jielong.engine.solve.searches.klondike_state import (
 from jielong.engine.solve.searches.klondike_unseen import (
     deal_unknown,
     first_code,
+    move_code,
     play_code,
     unknown_cards,
     visible_state,
@@ -325,15 +326,15 @@ def _onwards(
     when that move keeps the sampled deals won (:func:`_keeps_won_deals`);
     else ``None``."""
     (vis, stock_known), (weighing, candidates) = visible, weighed_moves
-    verdict, line = _progress_search(vis, rules.draw, stock_known, deadline, clock, record)
-    if verdict != "found" or not line:
+    found, line = _progress_search(vis, rules.draw, stock_known, deadline, clock, record)
+    if found != "found" or not line:
         return None
     moves, _ = replay_actions(rules, position, vis, line)
     if not moves:
         return None
-    # the same move to another foundation (an ace) is the same choice
-    key = circle_key(rules.play(position, moves[0]))
-    same = [i for i, m in enumerate(candidates) if circle_key(rules.play(position, m)) == key]
+    # the weighing's codes make an ace sent to any foundation one choice
+    code = move_code(position, moves[0])
+    same = [i for i, c in enumerate(weighing.codes) if c == code]
     chosen = max(same, key=lambda i: weighing.wins[i], default=-1)
     if chosen < 0 or not _keeps_won_deals(weighing, chosen, rules.draw, deadline, clock):
         return None
