@@ -3,6 +3,7 @@ agree with a brute-force search on small positions, draw 3 is exact."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -630,3 +631,51 @@ def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
     assert sorted(map(sorted, by_twin.values())) == sorted(map(sorted, by_reference.values()))
     assert len(by_twin) < len(seen)  # some states were twinned
     assert swapped > 100  # and many had twins carrying different cards
+
+
+def _structural_class(state: KS.State) -> tuple[object, ...]:
+    """The twin class spelt out: face-down counts, what lies on each face-up
+    card (for each pair of twins both face up, the two in either order),
+    the cards at the bottom of piles with no face-down card, the talon."""
+    piles, hidden, _found, talon, _p = state
+    on: dict[int, int] = {}  # 52: face up with nothing on it
+    for i, pile in enumerate(piles):
+        for k in range(hidden[i], len(pile)):
+            on[pile[k]] = pile[k + 1] if k + 1 < len(pile) else 52
+    pairs = []
+    for c in range(52):
+        if c < c ^ 3:
+            pair = (on.get(c, 53), on.get(c ^ 3, 53))
+            pairs.append(tuple(sorted(pair)) if 53 not in pair else pair)
+    bottoms = frozenset(p[0] for p, h in zip(piles, hidden, strict=True) if p and not h)
+    return hidden, tuple(pairs), bottoms, talon
+
+
+@pytest.mark.parametrize(("draw", "number"), [(3, 1), (3, 12), (1, 5)])
+def test_the_twin_class_is_named_by_the_cards_home_down_at_the_bottom_and_in_the_talon(
+    draw: int, number: int
+) -> None:
+    """The twin class's compact key (foundations, face-down counts, pile
+    bottoms, talon) splits the states a search meets exactly as what lies
+    on which card does, deep into a game as well (states taken in a random
+    order, mostly the newest: so that many cards are home and few face down)."""
+    rng = random.Random(number)
+    start, _ = KS.autoplay(K.from_position(rules(draw).deal(number)))
+    seen = {KK.state_key(start, draw, False): start}
+    todo = [start]
+    while todo and len(seen) < 6_000:
+        s = todo.pop(rng.randrange(max(0, len(todo) - 40), len(todo)))  # mostly the newest
+        for act in KS.generate(s, draw, True, every_split=True):
+            s2, _ = KS.autoplay(KS.apply(s, act))
+            k2 = KK.state_key(s2, draw, False)
+            if k2 not in seen:
+                seen[k2] = s2
+                todo.append(s2)
+    compact: dict[bytes, tuple[object, ...]] = {}
+    spelt: dict[tuple[object, ...], bytes] = {}
+    for s in seen.values():
+        a, b = KK.twin_class(s), _structural_class(s)
+        assert compact.setdefault(a, b) == b
+        assert spelt.setdefault(b, a) == a
+    assert len(compact) < len(seen) // 4  # many states share a class
+    assert max(sum(s[2]) for s in seen.values()) >= 12  # and some lie deep

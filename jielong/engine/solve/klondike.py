@@ -61,8 +61,11 @@ shortest line, tries them all.
 
 Twin classes.  Being twinned is symmetric, so twinned positions are won or
 lost alike, and the full solver's searches keep one position of each class
-(``twin_key`` in :mod:`~jielong.engine.solve.searches.klondike_keys`: for
-each twin pair, what lies on the one and on the other in a fixed order).
+(``twin_key`` in :mod:`~jielong.engine.solve.searches.klondike_keys`).
+Within one search a class is named by the foundations, the face-down
+counts, the cards at the bottom of piles with no face-down card and the
+talon: what lies on which face-up card follows from those up to exchanges
+between twins (see ``twin_class``), so the key holds nothing of it.
 A split on its own stays in its class, so the
 searches make a split only together with sending ``u`` home, as one move;
 and a card that fits on two free twins goes onto one of them only, since

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from jielong.engine.solve.searches.klondike_state import BYTE, PILES, UNKNOWN, State
+from jielong.engine.solve.searches.klondike_state import BYTE, PILES, State
 
 
 def state_key(st: State, draw: int, exact_p: bool) -> bytes:
@@ -19,62 +19,49 @@ def state_key(st: State, draw: int, exact_p: bool) -> bytes:
     return b"\xff".join(parts)
 
 
-_NOT_UP: Final = 53
-"""In :func:`twin_key`: the card is not face up on the tableau (52: it is,
-with nothing on it)."""
-_ON_AT: Final = PILES
-"""Where :func:`twin_class`'s key holds what lies on card 0."""
-_KEY_START: Final = [0] * PILES + [_NOT_UP] * 52
-_BOTTOM: Final = 64
-"""In :func:`twin_key`: added for the bottom card of a pile with no
-face-down card."""
+_HIDDEN_AT: Final = 16
+"""In :func:`twin_class`'s number: four bits a foundation, then each pile's
+face-down count in :data:`_HIDDEN_BITS` bits, then a bit for each card at
+the bottom of a pile with no face-down card."""
+_HIDDEN_BITS: Final = 6
+_BOTTOMS_AT: Final = _HIDDEN_AT + PILES * _HIDDEN_BITS
+_KEY_BYTES: Final = (_BOTTOMS_AT + 52 + 7) // 8
 
 
 def twin_class(st: State) -> bytes:
     """The key of ``st``'s class of twinned positions (see "Twin classes"
     in the module notes), less the waste position (:func:`twin_key` has
-    both): piles in any order, and for every pair of twins face
-    up on the tableau, what lies on the one and on the other in either order.
-    Twinned positions are won or lost alike, so the full solver's searches
-    keep one of each class.
+    both).  Twinned positions are won or lost alike, so the full solver's
+    searches keep one of each class.
 
-    Face-down cards never move, so within one search the face-down cards of
-    pile i are always the first ``hidden[i]`` of its cards at the start, and
-    the face-up card on them is the next of those cards (a pile's last card
-    is turned over as soon as it is uncovered): the key holds ``hidden``,
-    what lies on each face-up card (for each twin pair, the lower card takes
-    the smaller of the two), which cards lie at the bottom of a pile with no
-    face-down card (in any pile: the order of piles does not matter), and
-    the talon (its cards in turning order).  The foundations hold the other
-    cards."""
-    piles, hidden, _found, talon, _p = st
-    # one list: hidden (PILES), then what lies on each card
-    key = _KEY_START[:]
+    Within one search a class is named by the foundations, the face-down
+    counts, the cards at the bottom of piles with no face-down card, and
+    the talon (its cards in turning order); nothing of what lies on which
+    card.  Face-down cards never move, so the face-down cards of pile ``i``
+    are always the first ``hidden[i]`` of its cards at the start, and the
+    face-up card on them the next of those cards (a pile's last card is
+    turned over as soon as it is uncovered): the counts name them.  The
+    talon and the foundations then name every other card face up on the
+    tableau.  Each such card that is neither on face-down cards nor at a
+    pile's bottom lies on one of its two parents (the two cards of the next
+    rank and the other colour), and each card holds at most one: so for
+    each pair of twins face up, the cards lying on the one and on the other
+    are the same two cards, or the same one, in either order, which is all
+    a class leaves open.  The key is those numbers packed in 14 bytes,
+    then the talon."""
+    piles, hidden, found, talon, _p = st
+    code = found[0] | found[1] << 4 | found[2] << 8 | found[3] << 12
+    bottoms = 0  # kept apart while it is built: both stay small ints
+    shift = _HIDDEN_AT
     for i in range(PILES):
-        pile = piles[i]
-        n = len(pile)
-        if not n:
-            continue
         h = hidden[i]
-        key[i] = h
-        below = pile[h]
-        for k in range(h + 1, n):
-            c = pile[k]
-            key[_ON_AT + below] = c
-            below = c
-        key[_ON_AT + below] = UNKNOWN
-    # the twins of each rank: c and c + 3, c + 1 and c + 2
-    for c in range(_ON_AT, _ON_AT + 52, 4):
-        if _NOT_UP != key[c] > key[c + 3]:  # both face up (the twin not: 53)
-            key[c], key[c + 3] = key[c + 3], key[c]
-        if _NOT_UP != key[c + 1] > key[c + 2]:
-            key[c + 1], key[c + 2] = key[c + 2], key[c + 1]
-    for i in range(PILES):
-        pile = piles[i]
-        if len(pile) and not hidden[i]:
-            b = _ON_AT + pile[0]
-            key[b] = key[b] + _BOTTOM
-    return bytes(key) + talon
+        code |= h << shift
+        shift += _HIDDEN_BITS
+        if not h:
+            pile = piles[i]
+            if len(pile):
+                bottoms |= 1 << pile[0]
+    return (code | bottoms << _BOTTOMS_AT).to_bytes(_KEY_BYTES, "little") + talon
 
 
 def waste_class(st: State, draw: int) -> int:
