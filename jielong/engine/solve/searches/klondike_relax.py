@@ -42,21 +42,24 @@ def _tableau(
     """The tableau as card sets: the card each card lies on, each pile's
     bottom card (0 for an empty pile) and its cards, the pile's last cards
     (uncovered) and the face-up ones."""
-    bit = _BIT
     under = [0] * 52  # the card each tableau card lies on
     bottoms = [0] * PILES  # each pile's bottom card, or 0
     pile_bits = [0] * PILES
     uncovered = face_up = 0
-    for i, pile in enumerate(piles):
-        if not len(pile):
+    for i in range(PILES):
+        pile = piles[i]
+        n = len(pile)
+        if not n:
             continue
-        below = bottoms[i] = bit[pile[0]]
+        h = hidden[i]
+        below = bottoms[i] = 1 << pile[0]
         cards = down = 0
-        for k, c in enumerate(pile):
-            b = bit[c]
+        for k in range(n):
+            c = pile[k]
+            b = 1 << c
             if k:
                 under[c] = below
-            if k < hidden[i]:
+            if k < h:
                 down |= b
             cards |= b
             below = b
@@ -69,16 +72,18 @@ def _tableau(
 def _talon(talon: bytes, p: int, draw: int) -> tuple[list[int], list[int], int]:
     """The talon as card sets: the cards from each position on, each card's
     position, and the waste tops draws and recycles reach now."""
-    bit = _BIT
     n = len(talon)
     after = [0] * (n + 1)  # after[t]: the talon cards from position t on
     place = [0] * 52
+    cards = 0
     for t in range(n - 1, -1, -1):
-        place[talon[t]] = t
-        after[t] = after[t + 1] | bit[talon[t]]
+        c = talon[t]
+        place[c] = t
+        cards |= 1 << c
+        after[t] = cards
     shown = 0
     for q in reach_list(p, n, draw):
-        shown |= bit[talon[q - 1]]
+        shown |= 1 << talon[q - 1]
     return after, place, shown
 
 
@@ -102,12 +107,19 @@ def _closure(
     first = n  # the first played talon card's position
     while True:
         # piles that can be emptied, and where kings can go
-        empties = [j for j in range(PILES) if not bottoms[j] or leave & bottoms[j]]
-        if len(empties) > 1:
+        empties = 0
+        emptied = -1  # the first pile that can be emptied
+        for j in range(PILES):
+            b = bottoms[j]
+            if not b or leave & b:
+                empties += 1
+                if emptied < 0:
+                    emptied = j
+        if empties > 1:
             king = king_off_pile = _KING_BITS
         elif empties:
             king = _KING_BITS
-            king_off_pile = _KING_BITS & ~pile_bits[empties[0]]
+            king_off_pile = _KING_BITS & ~pile_bits[emptied]
         else:
             king = king_off_pile = 0
         after_home = (home << 4 | 0xF) & _FULL  # cards whose predecessor is home
@@ -152,12 +164,12 @@ def _closure(
             new_home |= more
         if new_home == _FULL:
             return new_home, new_top, uncovered
-        if (new_leave, new_top, new_played, new_shown, new_home) == (
-            leave,
-            top,
-            played,
-            shown,
-            home,
+        if (
+            new_leave == leave
+            and new_top == top
+            and new_played == played
+            and new_shown == shown
+            and new_home == home
         ):
             return home, top, uncovered
         leave, top, played, shown, home = new_leave, new_top, new_played, new_shown, new_home
