@@ -633,6 +633,28 @@ def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
     assert swapped > 100  # and many had twins carrying different cards
 
 
+@pytest.mark.parametrize(("draw", "number"), [(3, 12), (3, 1), (1, 5)])
+def test_after_a_move_only_the_cards_it_can_have_made_safe_are_looked_at(
+    draw: int, number: int
+) -> None:
+    """``after`` gives what ``autoplay`` after ``apply`` gives, for every
+    move the searches make (paired or not) from states with no safe card
+    left, deep into a game as well."""
+    rng = random.Random(number)
+    start, _ = KS.autoplay(K.from_position(rules(draw).deal(number)))
+    todo, checked, sent = [start], 0, 0
+    while todo and checked < 20_000:
+        s = todo.pop(rng.randrange(max(0, len(todo) - 40), len(todo)))
+        acts = KS.generate(s, draw, True, paired=True) + KS.generate(s, draw, True)
+        for act in acts:
+            want = KS.autoplay(KS.apply(s, act))
+            assert KS.after(s, act) == want
+            checked += 1
+            sent += len(want[1]) > 0
+            todo.append(want[0])
+    assert checked >= 20_000 and sent > 20
+
+
 def _structural_class(state: KS.State) -> tuple[object, ...]:
     """The twin class spelt out: face-down counts, what lies on each face-up
     card (for each pair of twins both face up, the two in either order),

@@ -30,7 +30,7 @@ from jielong.engine.solve.searches.klondike_replay import replay_actions
 from jielong.engine.solve.searches.klondike_state import (
     Action,
     State,
-    apply,
+    after,
     autoplay,
     finish,
     from_position,
@@ -139,7 +139,7 @@ def best_first(
     while heap:
         _, _, s, k = heapq.heappop(heap)
         for act in generate(s, draw, True, narrow):
-            s2, autos = autoplay(apply(s, act))
+            s2, autos = after(s, act)
             k2 = twin_key(s2, draw)
             if k2 in parent:
                 continue
@@ -188,7 +188,7 @@ def depth_first(st: State, draw: int, budget: Budget) -> Iterator[list[Action] |
             path.pop()
             continue
         act = todo.pop()
-        s2, autos = autoplay(apply(s, act))
+        s2, autos = after(s, act)
         k2 = twin_class(s2)
         q = waste_class(s2, draw)
         had = seen.get(k2, 0)

@@ -222,6 +222,35 @@ def autoplay(st: State) -> tuple[State, list[Action]]:
     return st, done
 
 
+def _goes_home(found: tuple[int, ...], c: int) -> bool:
+    return found[SUIT[c]] == RANK[c] and safe(found, c)
+
+
+def after(st: State, act: Action) -> tuple[State, list[Action]]:
+    """``act`` played on ``st``, whose safe cards are all home, then
+    :func:`autoplay`, which looks only at the cards ``act`` can have made
+    safe to send home: after a move between piles, the card it uncovered;
+    after a talon card laid on a pile, that card and the new waste top;
+    none after a foundation card brought down (the foundations only lost
+    a card, and a card brought down is never safe).  Every other move may
+    have raised a foundation: all cards are looked at."""
+    s2 = apply(st, act)
+    kind = act[0]
+    if kind == PILE_MOVE and act[3] != FOUNDATION:
+        pile = s2[0][act[1]]
+        if not len(pile) or not _goes_home(s2[2], pile[-1]):
+            return s2, []
+    elif kind == WASTE_PLAY and act[2] != FOUNDATION:
+        found, p = s2[2], s2[4]
+        if not _goes_home(found, s2[0][act[2]][-1]) and (
+            not p or not _goes_home(found, s2[3][p - 1])
+        ):
+            return s2, []
+    elif kind == FOUNDATION_DOWN:
+        return s2, []
+    return autoplay(s2)
+
+
 _NOWHERE: Final = [-1] * 54
 """No card is a pile's last card (54 entries: see :data:`_PARENT_PAIR`)."""
 _PARENT_PAIR: Final = [(_PARENTS[c] + (53, 53))[:2] for c in range(53)]
