@@ -4,6 +4,7 @@ agree with a brute-force search on small positions, draw 3 is exact."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -604,23 +605,32 @@ def _reference_class(state: KS.State, draw: int) -> bytes:
     return min(keys)
 
 
-@pytest.mark.parametrize(("draw", "number"), [(3, 12), (1, 36)])
-def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
-    draw: int, number: int
-) -> None:
-    """Two states share a twin key exactly when some exchanges of what lies
-    on twins turn the one into the other (states met early in a search)."""
+def _explore(
+    draw: int, number: int, limit: int, pick: Callable[[list[KS.State]], int]
+) -> dict[bytes, KS.State]:
+    """About ``limit`` states met from a deal's start, by their plain keys,
+    the next one to expand chosen by ``pick`` among those waiting."""
     start, _ = KS.autoplay(K.from_position(rules(draw).deal(number)))
     seen = {KK.state_key(start, draw, False): start}
     todo = [start]
-    while todo and len(seen) < 3_000:
-        s = todo.pop(0)
+    while todo and len(seen) < limit:
+        s = todo.pop(pick(todo))
         for act in KS.generate(s, draw, True, every_split=True):
             s2, _ = KS.autoplay(KS.apply(s, act))
             k2 = KK.state_key(s2, draw, False)
             if k2 not in seen:
                 seen[k2] = s2
                 todo.append(s2)
+    return seen
+
+
+@pytest.mark.parametrize(("draw", "number"), [(3, 12), (1, 36)])
+def test_the_twin_key_names_exactly_the_classes_of_twinned_positions(
+    draw: int, number: int
+) -> None:
+    """Two states share a twin key exactly when some exchanges of what lies
+    on twins turn the one into the other (states met early in a search)."""
+    seen = _explore(draw, number, 3_000, lambda todo: 0)  # breadth first
     by_twin: dict[bytes, set[bytes]] = {}
     by_reference: dict[bytes, set[bytes]] = {}
     swapped = 0
@@ -682,17 +692,10 @@ def test_the_twin_class_is_named_by_the_cards_home_down_at_the_bottom_and_in_the
     on which card does, deep into a game as well (states taken in a random
     order, mostly the newest: so that many cards are home and few face down)."""
     rng = random.Random(number)
-    start, _ = KS.autoplay(K.from_position(rules(draw).deal(number)))
-    seen = {KK.state_key(start, draw, False): start}
-    todo = [start]
-    while todo and len(seen) < 6_000:
-        s = todo.pop(rng.randrange(max(0, len(todo) - 40), len(todo)))  # mostly the newest
-        for act in KS.generate(s, draw, True, every_split=True):
-            s2, _ = KS.autoplay(KS.apply(s, act))
-            k2 = KK.state_key(s2, draw, False)
-            if k2 not in seen:
-                seen[k2] = s2
-                todo.append(s2)
+    # mostly the newest
+    seen = _explore(
+        draw, number, 6_000, lambda todo: rng.randrange(max(0, len(todo) - 40), len(todo))
+    )
     compact: dict[bytes, tuple[object, ...]] = {}
     spelt: dict[tuple[object, ...], bytes] = {}
     for s in seen.values():
