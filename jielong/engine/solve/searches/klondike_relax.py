@@ -87,6 +87,26 @@ def _talon(talon: bytes, p: int, draw: int) -> tuple[list[int], list[int], int]:
     return after, place, shown
 
 
+def _kings(bottoms: list[int], pile_bits: list[int], leave: int) -> tuple[int, int]:
+    """Where kings can go, given the cards that can leave their places:
+    every king when some pile can be emptied (else none), and the kings
+    that can leave a pile for an empty one (not those of the only pile
+    that can be emptied)."""
+    empties = 0
+    emptied = -1  # the first pile that can be emptied
+    for j in range(PILES):
+        b = bottoms[j]
+        if not b or leave & b:
+            empties += 1
+            if emptied < 0:
+                emptied = j
+    if empties > 1:
+        return _KING_BITS, _KING_BITS
+    if empties:
+        return _KING_BITS, _KING_BITS & ~pile_bits[emptied]
+    return 0, 0
+
+
 def _closure(
     under: list[int],
     bottoms: list[int],
@@ -106,22 +126,7 @@ def _closure(
     leave = top = played = counted = 0  # counted: the played talon cards read
     first = n  # the first played talon card's position
     while True:
-        # piles that can be emptied, and where kings can go
-        empties = 0
-        emptied = -1  # the first pile that can be emptied
-        for j in range(PILES):
-            b = bottoms[j]
-            if not b or leave & b:
-                empties += 1
-                if emptied < 0:
-                    emptied = j
-        if empties > 1:
-            king = king_off_pile = _KING_BITS
-        elif empties:
-            king = _KING_BITS
-            king_off_pile = _KING_BITS & ~pile_bits[emptied]
-        else:
-            king = king_off_pile = 0
+        king, king_off_pile = _kings(bottoms, pile_bits, leave)
         after_home = (home << 4 | 0xF) & _FULL  # cards whose predecessor is home
         landing = _children_of(top)
         # tableau cards leave (face up, or uncovered), uncovering the card below
