@@ -195,6 +195,11 @@ def apply(st: State, act: Action) -> State:
     return piles, hidden, found, talon, p
 
 
+def _goes_home(found: tuple[int, ...], c: int) -> bool:
+    """Card ``c`` can go home now and is safe there (:func:`safe`)."""
+    return found[SUIT[c]] == RANK[c] and safe(found, c)
+
+
 def autoplay(st: State) -> tuple[State, list[Action]]:
     """Send home every card the safe rule allows (tableau ends and the waste top)."""
     done: list[Action] = []
@@ -204,7 +209,7 @@ def autoplay(st: State) -> tuple[State, list[Action]]:
         piles, _hidden, found, talon, p = st
         if p > 0:
             c = talon[p - 1]
-            if found[SUIT[c]] == RANK[c] and safe(found, c):
+            if _goes_home(found, c):
                 act: Action = (WASTE_PLAY, p, FOUNDATION)
                 st = apply(st, act)
                 done.append(act)
@@ -213,17 +218,13 @@ def autoplay(st: State) -> tuple[State, list[Action]]:
         for i, pile in enumerate(piles):
             if len(pile):
                 c = pile[-1]
-                if found[SUIT[c]] == RANK[c] and safe(found, c):
+                if _goes_home(found, c):
                     act = (PILE_MOVE, i, len(pile) - 1, FOUNDATION)
                     st = apply(st, act)
                     done.append(act)
                     changed = True
                     break
     return st, done
-
-
-def _goes_home(found: tuple[int, ...], c: int) -> bool:
-    return found[SUIT[c]] == RANK[c] and safe(found, c)
 
 
 def after(st: State, act: Action) -> tuple[State, list[Action]]:
